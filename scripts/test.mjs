@@ -1,0 +1,95 @@
+// `npm test`: typecheck, lint, then the same compiled core tests in Node (node:test), Deno
+// (deno test) and Chromium (web-test-runner), then the packed-tarball check. `node
+// scripts/test.mjs <layer>…` runs chosen layers: check, node, deno, browser, pack.
+// Each runner's output streams through; the last line totals what the runners counted.
+import { spawn } from 'node:child_process';
+import { rmSync } from 'node:fs';
+
+const bin = (name) => `node_modules/.bin/${name}`;
+const compile = { name: 'compile', cmd: bin('tsc'), args: ['-p', 'tsconfig.test.json'] };
+const layers = {
+  check: [
+    { name: 'typecheck (src, no DOM/Node)', cmd: bin('tsc'), args: ['-p', 'tsconfig.build.json', '--noEmit'] },
+    { name: 'typecheck', cmd: bin('tsc'), args: ['-p', 'tsconfig.json'] },
+    { name: 'lint', cmd: bin('biome'), args: ['check', '.'] },
+  ],
+  node: [
+    compile,
+    {
+      name: 'node',
+      cmd: process.execPath,
+      args: ['--test', '--test-reporter=spec', '.build/test/**/*.test.js'],
+      count: [/^ℹ pass (\d+)/m, /^ℹ fail (\d+)/m],
+    },
+  ],
+  deno: [
+    compile,
+    {
+      name: 'deno',
+      cmd: bin('deno'),
+      args: ['test', '--allow-read', '--allow-env', '--no-check', '.build/test/'],
+      ignoreDirs: ['.build/test/node'],
+      count: [/(\d+) passed/, /(\d+) failed/],
+    },
+  ],
+  browser: [
+    compile,
+    {
+      name: 'chromium',
+      cmd: process.execPath,
+      args: [bin('wtr'), '--config', 'web-test-runner.config.mjs'],
+      count: [/(\d+) passed/, /(\d+) failed/],
+    },
+  ],
+  pack: [
+    { name: 'pack', cmd: process.execPath, args: ['--test', '--test-reporter=spec', 'scripts/pack-check.mjs'], count: [/^ℹ pass (\d+)/m, /^ℹ fail (\d+)/m] },
+  ],
+};
+
+const chosen = process.argv.slice(2);
+const names = chosen.length ? chosen : ['check', 'node', 'deno', 'browser', 'pack'];
+const steps = [];
+for (const name of names) {
+  if (!layers[name]) {
+    console.error(`unknown test layer "${name}"; layers: ${Object.keys(layers).join(', ')}`);
+    process.exit(2);
+  }
+  for (const step of layers[name]) if (!steps.includes(step)) steps.push(step);
+}
+if (steps.includes(compile)) rmSync('.build', { recursive: true, force: true });
+
+const ansi = /\x1b\[[0-9;]*m/g;
+let passed = 0;
+let failed = 0;
+for (const step of steps) {
+  let args = step.args;
+  if (step.ignoreDirs) args = [...args.slice(0, 1), `--ignore=${step.ignoreDirs.join(',')}`, ...args.slice(1)];
+  console.log(`\n── ${step.name}: ${[step.cmd, ...args].join(' ')}`);
+  let output = '';
+  const code = await new Promise((resolve) => {
+    const child = spawn(step.cmd, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    const relay = (stream, target) =>
+      stream.on('data', (chunk) => {
+        target.write(chunk);
+        if (step.count) output += chunk.toString();
+      });
+    relay(child.stdout, process.stdout);
+    relay(child.stderr, process.stderr);
+    child.on('close', (status) => resolve(status ?? 1));
+  });
+  if (step.count) {
+    const plain = output.replace(ansi, '');
+    const lastNumber = (re) => {
+      const all = [...plain.matchAll(new RegExp(re.source, `${re.flags.replace('g', '')}g`))];
+      return all.length ? Number(all.at(-1)[1]) : 0;
+    };
+    passed += lastNumber(step.count[0]);
+    failed += lastNumber(step.count[1]);
+  }
+  if (code !== 0) {
+    console.error(`\n${step.name} failed (exit ${code})`);
+    console.log(`${passed} passed, ${Math.max(failed, 1)} failed`);
+    process.exit(1);
+  }
+}
+console.log(`\ntests: ${passed} passed, ${failed} failed`);

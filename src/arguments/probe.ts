@@ -1,0 +1,14 @@
+/**
+ * Work counters for PartialArguments, for tests and benchmarks that guard laziness.
+ *
+ * Not part of the public API (not re-exported from the package index). Each counter only
+ * grows; read it before and after the operation under test.
+ */
+export const argumentProbe = {
+  /** Characters the boundary scanner has indexed. */
+  scanned: 0,
+  /** Raw characters a string cursor has walked (for a length, a text or a prefix). */
+  decoded: 0,
+  /** Native JSON.parse calls on a value range or a whole text. */
+  parsed: 0,
+};
