@@ -1,0 +1,382 @@
+import { type Field, kindOf, valueError } from './field.js';
+import { argumentProbe } from './probe.js';
+import type { ArgumentSource } from './source.js';
+
+/** Where the boundary scanner stands in the top-level object. */
+enum At {
+  /** Before the opening brace. */
+  Start,
+  /** After `{`: a key or `}`. */
+  FirstKey,
+  /** After `,`: a key. */
+  Key,
+  /** Inside a key string. */
+  KeyString,
+  /** After a key: `:`. */
+  Colon,
+  /** After `:`: the first character of a value. */
+  Value,
+  StringValue,
+  /** Inside an object or array value, at any depth. */
+  Nested,
+  /** Inside a number, `true`, `false` or `null` (or a bad token). */
+  Scalar,
+  /** After a value: `,` or `}`. */
+  Next,
+  /** After the closing brace: only whitespace. */
+  End,
+  /** A structural error stopped indexing. */
+  Stopped,
+}
+
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+
+function isSpace(code: number): boolean {
+  return code === 0x20 || code === 0x0a || code === 0x0d || code === 0x09;
+}
+
+/** Characters that end a number or literal token. */
+function endsScalar(code: number): boolean {
+  return (
+    isSpace(code) ||
+    code === 0x2c || // ,
+    code === 0x7d || // }
+    code === 0x5d || // ]
+    code === QUOTE ||
+    code === 0x7b || // {
+    code === 0x5b || // [
+    code === 0x3a // :
+  );
+}
+
+/**
+ * The top-level key → value-range index of one argument text, and the resumable boundary
+ * scanner that builds it.
+ *
+ * The scanner walks each character once, across fragment boundaries, tracking quotes,
+ * backslash parity and an explicit bracket stack (no recursion: depth is bounded by memory,
+ * not by the call stack). Inside strings it jumps with `indexOf`. It decodes keys, never
+ * values. Errors inside a value (a mismatched bracket, a token no value starts with) are
+ * recorded on that field and indexing goes on; an error in the object's own syntax stops it.
+ */
+export class ArgumentIndex {
+  readonly source: ArgumentSource;
+  readonly fields = new Map<string, Field>();
+  sealed: boolean;
+  /** The first error found by indexing or by a content read. */
+  invalid: Error | null = null;
+  /** True once indexing stopped at a structural error. */
+  stopped = false;
+  objectComplete = false;
+  /** Global offset up to which the text is indexed. */
+  private scanned = 0;
+  private at = At.Start;
+  private escape = false;
+  private inString = false;
+  private stack: number[] = [];
+  private keyStart = 0;
+  private keyEnd = 0;
+  private field: Field | null = null;
+  private finished = false;
+
+  constructor(source: ArgumentSource, sealed: boolean) {
+    this.source = source;
+    this.sealed = sealed;
+  }
+
+  /** True when every received character is indexed and the view is sealed. */
+  get final(): boolean {
+    return this.finished;
+  }
+
+  /** Global offset up to which the text is indexed. */
+  get scannedTo(): number {
+    return this.scanned;
+  }
+
+  /** Indexes everything received since the last call. */
+  catchUp(): void {
+    if (this.finished) return;
+    const { source } = this;
+    source.join();
+    while (this.scanned < source.joined && !this.stopped) {
+      const index = source.chunkAt(this.scanned);
+      const base = source.start(index);
+      const chunk = source.chunk(index);
+      const from = this.scanned - base;
+      this.scanChunk(chunk, base, from);
+      argumentProbe.scanned += this.scanned - base - from;
+    }
+    if (this.sealed) this.finish();
+  }
+
+  /** Called when no more text can arrive: ends a trailing scalar, reports truncation. */
+  private finish(): void {
+    this.finished = true;
+    if (this.stopped) return;
+    if (this.at === At.Scalar) this.endValue(this.source.joined);
+    if (this.at === At.End) return;
+    this.fail(
+      this.at === At.Start
+        ? 'Arguments are not a JSON object: the text is empty'
+        : `Unexpected end of JSON input at position ${this.source.joined}`,
+    );
+  }
+
+  private fail(message: string): void {
+    this.stopped = true;
+    this.at = At.Stopped;
+    this.invalid ??= new SyntaxError(message);
+  }
+
+  /** Records a content error of one value; indexing goes on. */
+  reject(field: Field, error: Error): void {
+    field.error ??= error;
+    this.invalid ??= error;
+  }
+
+  private scanChunk(s: string, base: number, from: number): void {
+    const n = s.length;
+    let i = from;
+    while (i < n && !this.stopped) {
+      switch (this.at) {
+        case At.Start: {
+          const c = s.charCodeAt(i);
+          if (isSpace(c)) i++;
+          else if (c === 0x7b) {
+            this.at = At.FirstKey;
+            i++;
+          } else {
+            this.fail(
+              `Arguments are not a JSON object: unexpected "${s[i]}" at position ${base + i}`,
+            );
+          }
+          break;
+        }
+        case At.FirstKey:
+        case At.Key: {
+          const c = s.charCodeAt(i);
+          if (isSpace(c)) i++;
+          else if (c === QUOTE) {
+            this.keyStart = base + i;
+            this.at = At.KeyString;
+            i++;
+          } else if (c === 0x7d && this.at === At.FirstKey) {
+            this.objectComplete = true;
+            this.at = At.End;
+            i++;
+          } else {
+            this.fail(`Expected a property name at position ${base + i}`);
+          }
+          break;
+        }
+        case At.KeyString: {
+          const end = this.skipString(s, i, base, null);
+          if (end === -1) i = n;
+          else {
+            i = end;
+            this.keyEnd = base + end;
+            this.at = At.Colon;
+          }
+          break;
+        }
+        case At.Colon: {
+          const c = s.charCodeAt(i);
+          if (isSpace(c)) i++;
+          else if (c === 0x3a) {
+            this.at = At.Value;
+            i++;
+          } else {
+            this.fail(`Expected ":" after a property name at position ${base + i}`);
+          }
+          break;
+        }
+        case At.Value: {
+          const c = s.charCodeAt(i);
+          if (isSpace(c)) i++;
+          else if (c === 0x7d || c === 0x5d || c === 0x2c || c === 0x3a) {
+            this.fail(`Expected a value at position ${base + i}`);
+          } else {
+            // A string, object or array value starts past its opening character; a scalar's
+            // first character belongs to its token.
+            if (!this.openValue(c, base + i)) i++;
+          }
+          break;
+        }
+        case At.StringValue: {
+          const end = this.skipString(s, i, base, this.field);
+          if (end === -1) i = n;
+          else {
+            i = end;
+            this.endValue(base + end);
+          }
+          break;
+        }
+        case At.Nested:
+          i = this.skipNested(s, i, base);
+          break;
+        case At.Scalar: {
+          while (i < n && !endsScalar(s.charCodeAt(i))) i++;
+          if (i < n) this.endValue(base + i);
+          break;
+        }
+        case At.Next: {
+          const c = s.charCodeAt(i);
+          if (isSpace(c)) i++;
+          else if (c === 0x2c) {
+            this.at = At.Key;
+            i++;
+          } else if (c === 0x7d) {
+            this.objectComplete = true;
+            this.at = At.End;
+            i++;
+          } else {
+            this.fail(`Expected "," or "}" after a value at position ${base + i}`);
+          }
+          break;
+        }
+        case At.End: {
+          if (isSpace(s.charCodeAt(i))) i++;
+          else this.fail(`Unexpected non-whitespace after the object at position ${base + i}`);
+          break;
+        }
+        case At.Stopped:
+          return;
+        default:
+          this.at satisfies never;
+      }
+    }
+    this.scanned = base + (this.stopped ? n : i);
+  }
+
+  /**
+   * Opens the field for a value whose first character `c` is at global offset `at`; returns
+   * true for a scalar, whose token is scanned from that character on.
+   */
+  private openValue(c: number, at: number): boolean {
+    const key = this.decodeKey();
+    const kind = kindOf(c);
+    const field: Field = {
+      key,
+      start: at,
+      end: -1,
+      kind,
+      firstEscape: -1,
+      error: null,
+      parsed: null,
+      length: null,
+      text: null,
+    };
+    if (kind === undefined) {
+      this.reject(field, new SyntaxError(`Unexpected token at position ${at}`));
+    }
+    const shadowed = this.fields.get(key);
+    // JSON.parse keeps the last of repeated keys; a shadowed value can never be read again,
+    // so it is checked now to keep `invalid` exact.
+    if (shadowed) this.checkShadowed(shadowed);
+    this.fields.set(key, field);
+    this.field = field;
+    if (kind === 'string') {
+      this.at = At.StringValue;
+      return false;
+    }
+    if (kind === 'object' || kind === 'array') {
+      this.at = At.Nested;
+      this.stack = [c];
+      this.inString = false;
+      return false;
+    }
+    this.at = At.Scalar;
+    return true;
+  }
+
+  private decodeKey(): string {
+    const raw = this.source.slice(this.keyStart, this.keyEnd);
+    try {
+      return JSON.parse(raw) as string;
+    } catch (error) {
+      this.invalid ??= error as Error;
+      return raw.slice(1, -1);
+    }
+  }
+
+  private checkShadowed(field: Field): void {
+    if (field.error || field.parsed || field.end === -1) return;
+    try {
+      argumentProbe.parsed++;
+      JSON.parse(this.source.slice(field.start, field.end));
+    } catch (error) {
+      this.reject(field, valueError(field, error));
+    }
+  }
+
+  private endValue(end: number): void {
+    const field = this.field as Field;
+    field.end = end;
+    this.field = null;
+    this.at = At.Next;
+  }
+
+  /**
+   * Skips string content from `i`; returns the index just past the closing quote, or -1 when
+   * the chunk ends first. Backslash parity carries over chunk boundaries in `this.escape`.
+   */
+  private skipString(s: string, i: number, base: number, field: Field | null): number {
+    if (this.escape) {
+      if (i >= s.length) return -1;
+      this.escape = false;
+      i++;
+    }
+    let quote = s.indexOf('"', i);
+    let slash = s.indexOf('\\', i);
+    for (;;) {
+      if (slash === -1 || (quote !== -1 && quote < slash)) return quote === -1 ? -1 : quote + 1;
+      if (field && field.firstEscape === -1) field.firstEscape = base + slash;
+      if (slash + 1 === s.length) {
+        this.escape = true;
+        return -1;
+      }
+      i = slash + 2;
+      slash = s.indexOf('\\', i);
+      if (quote !== -1 && quote < i) quote = s.indexOf('"', i);
+    }
+  }
+
+  /** Skips the inside of an object or array value; returns where scanning stopped. */
+  private skipNested(s: string, i: number, base: number): number {
+    const n = s.length;
+    const { stack } = this;
+    while (i < n) {
+      if (this.inString) {
+        const end = this.skipString(s, i, base, null);
+        if (end === -1) return n;
+        i = end;
+        this.inString = false;
+        continue;
+      }
+      const c = s.charCodeAt(i++);
+      if (c === QUOTE) this.inString = true;
+      else if (c === 0x7b || c === 0x5b) stack.push(c);
+      else if (c === 0x7d || c === 0x5d) {
+        const open = stack.pop();
+        if (open !== (c === 0x7d ? 0x7b : 0x5b)) {
+          this.reject(
+            this.field as Field,
+            new SyntaxError(`Mismatched "${String.fromCharCode(c)}" at position ${base + i - 1}`),
+          );
+        }
+        if (stack.length === 0) {
+          this.endValue(base + i);
+          return i;
+        }
+      } else if (c === BACKSLASH) {
+        this.reject(
+          this.field as Field,
+          new SyntaxError(`Unexpected "\\" at position ${base + i - 1}`),
+        );
+      }
+    }
+    return n;
+  }
+}

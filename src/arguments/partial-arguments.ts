@@ -1,0 +1,347 @@
+import { ArgumentIndex } from './argument-index.js';
+import { type ArgumentKind, type Field, kindOfValue, valueError } from './field.js';
+import { argumentProbe } from './probe.js';
+import { ArgumentSource } from './source.js';
+import { advance, cutPrefix, isHighSurrogate, newCursor } from './string-cursor.js';
+
+export type { ArgumentKind } from './field.js';
+
+const CONTROL = /[\u0000-\u001f]/;
+
+type Query = 'has' | 'kind' | 'complete' | 'closed' | 'text' | 'prefix' | 'length' | 'value';
+
+interface Answer {
+  readonly query: Query;
+  readonly key: string;
+  readonly arg: number;
+  /** The baseline: the answer as of the last refresh (or the first read). */
+  value: unknown;
+}
+
+/**
+ * A lazy, tool-independent reader over the JSON argument text of one tool call, which may
+ * still be arriving in fragments.
+ *
+ * Invariants:
+ * 1. `append()` only retains the fragment. Nothing is scanned until something is read; a
+ *    read indexes only the top-level boundaries not indexed yet (fragments received since the
+ *    last read are joined into one chunk first; a cumulative string is never rebuilt).
+ * 2. Values nobody asks for are never decoded, counted or parsed. A string without escapes
+ *    answers `stringLength` from offsets alone (without validating its characters); with
+ *    escapes, a cursor advances over new text only when a length, text or prefix is asked
+ *    for, and a prefix query stops once it has its answer. A complete value is decoded
+ *    natively (JSON.parse of its range) the first time it is asked for, then kept.
+ * 3. For any valid object text cut into any fragments, every complete value equals
+ *    `JSON.parse` of the whole text (repeated keys: the last wins; `__proto__` is an ordinary
+ *    key), and every open string's text is a prefix of its final value: never part of an
+ *    escape, never a high surrogate whose low half has not arrived.
+ * 4. Change detection: each read records its answer per query (method, key, options). A
+ *    query's first read sets its baseline; later reads never move it; `refresh()` compares
+ *    every recorded query's current answer with its baseline and moves the baselines. So one
+ *    consumer's read cannot swallow another's change, and the granularity is the reader's:
+ *    `stringLength(k, { step: 1024 })` changes once per 1024 units, `text(k)` per character.
+ * 5. `complete()` reports a closing delimiter, not valid content. `invalid` holds the first
+ *    error found so far, by indexing or by a read; it is non-null, once every key has been
+ *    read, exactly when `JSON.parse` of the whole text would throw. A content error in one
+ *    value (`[1,]`, a raw control character, a bad escape) does not stop later keys from
+ *    being indexed; an error in the object's own syntax (a text not starting with `{`, a
+ *    missing `:` or `,`, a trailing comma, text after the closing brace) stops indexing.
+ *    Reads never throw; a value with a content error reads as undefined.
+ * 6. All caches live in private fields, so two views compare equal structurally whatever
+ *    has been read.
+ */
+export class PartialArguments {
+  #index: ArgumentIndex | null;
+  #payload: object | null;
+  #answers: Map<string, Answer> | null = null;
+
+  private constructor(index: ArgumentIndex | null, payload: object | null) {
+    this.#index = index;
+    this.#payload = payload;
+  }
+
+  /** An open view that grows by `append`. */
+  static streaming(): PartialArguments {
+    return new PartialArguments(new ArgumentIndex(new ArgumentSource(), false), null);
+  }
+
+  /** A sealed view over authoritative complete text. Its answers never change. */
+  static fromText(text: string): PartialArguments {
+    return new PartialArguments(new ArgumentIndex(ArgumentSource.of(text), true), null);
+  }
+
+  /**
+   * A sealed view that borrows an already parsed payload (programmatic calls): `value()`
+   * returns the payload's own values, not copies. Only own properties are fields.
+   */
+  static fromObject(payload: object): PartialArguments {
+    return new PartialArguments(null, payload);
+  }
+
+  /** The shared sealed view with no fields. */
+  static readonly empty: PartialArguments = PartialArguments.fromObject(Object.freeze({}));
+
+  /** Retains one fragment; scans nothing. Throws on a sealed view. */
+  append(fragment: string): void {
+    const index = this.#index;
+    if (!index || index.sealed) throw new Error('PartialArguments: append() on a sealed view');
+    index.source.append(fragment);
+  }
+
+  /**
+   * Seals the view with the authoritative full text. When the fragments received equal
+   * `fullText` exactly (length, then fragment by fragment), returns this same reader, sealed,
+   * keeping its index and caches; otherwise a new `fromText(fullText)` view.
+   */
+  seal(fullText: string): PartialArguments {
+    const index = this.#index;
+    if (!index || !index.source.matches(fullText)) return PartialArguments.fromText(fullText);
+    if (!index.sealed) {
+      index.source.adopt(fullText);
+      index.sealed = true;
+    }
+    return this;
+  }
+
+  /**
+   * Did any answer read since the last refresh change? Compares every recorded answer with
+   * its baseline and moves the baselines. With nothing read it does nothing and scans nothing.
+   */
+  refresh(): boolean {
+    const answers = this.#answers;
+    if (!answers) return false;
+    let changed = false;
+    for (const answer of answers.values()) {
+      const now = this.#answer(answer.query, answer.key, answer.arg);
+      if (!Object.is(now, answer.value)) {
+        answer.value = now;
+        changed = true;
+      }
+    }
+    // Once sealed and fully indexed no answer can change again.
+    if (this.#index?.final) this.#answers = null;
+    return changed;
+  }
+
+  /** The key has been seen and its value has started. */
+  has(key: string): boolean {
+    return this.#read('has', key, 0) as boolean;
+  }
+
+  /** The JSON type of the key's value, from its first character. */
+  kind(key: string): ArgumentKind | undefined {
+    return this.#read('kind', key, 0) as ArgumentKind | undefined;
+  }
+
+  /** With a key: that value's closing delimiter has arrived. Without: the object's has. */
+  complete(key?: string): boolean {
+    return this.#read('complete', key ?? '', key === undefined ? 1 : 0) as boolean;
+  }
+
+  /** The view can no longer grow: sealed, the object complete, or indexing stopped by an error. */
+  closed(): boolean {
+    return this.#read('closed', '', 0) as boolean;
+  }
+
+  /** The first error found so far by indexing or by a content read; reading it scans nothing. */
+  get invalid(): Error | null {
+    return this.#index?.invalid ?? null;
+  }
+
+  /** The decoded string so far (undefined when the value is not a string). */
+  text(key: string): string | undefined {
+    return this.#read('text', key, 0) as string | undefined;
+  }
+
+  /** The decoded string so far, at most `units` UTF-16 code units of it. */
+  textPrefix(key: string, units: number): string | undefined {
+    const limit = Number.isFinite(units) ? Math.max(0, Math.floor(units)) : 0;
+    return this.#read('prefix', key, limit) as string | undefined;
+  }
+
+  /**
+   * Decoded length in UTF-16 code units. While the string is open and `step` (a positive
+   * integer) is given, rounded down to a multiple of `step`; exact once complete.
+   */
+  stringLength(key: string, opts?: { step?: number }): number | undefined {
+    const step = opts?.step;
+    const arg = step !== undefined && Number.isInteger(step) && step > 1 ? step : 1;
+    return this.#read('length', key, arg) as number | undefined;
+  }
+
+  /** The value with JSON.parse semantics, once `complete(key)`; undefined before. */
+  value(key: string): unknown {
+    return this.#read('value', key, 0);
+  }
+
+  #read(query: Query, key: string, arg: number): unknown {
+    const value = this.#answer(query, key, arg);
+    const index = this.#index;
+    if (index && !index.final) {
+      const answers = (this.#answers ??= new Map());
+      const id = `${query}:${arg}:${key}`;
+      if (!answers.has(id)) answers.set(id, { query, key, arg, value });
+    }
+    return value;
+  }
+
+  #answer(query: Query, key: string, arg: number): unknown {
+    const index = this.#index;
+    if (!index) return this.#fromPayload(query, key, arg);
+    index.catchUp();
+    if (query === 'closed') return index.sealed || index.objectComplete || index.stopped;
+    if (query === 'complete' && arg === 1) return index.objectComplete;
+    const field = index.fields.get(key);
+    switch (query) {
+      case 'has':
+        return field !== undefined;
+      case 'kind':
+        return field?.kind;
+      case 'complete':
+        return field !== undefined && field.end !== -1;
+      case 'value':
+        return field && field.end !== -1 ? this.#parsed(index, field) : undefined;
+      case 'text':
+        return field ? this.#text(index, field) : undefined;
+      case 'prefix':
+        return field ? this.#prefix(index, field, arg) : undefined;
+      case 'length':
+        return field ? this.#length(index, field, arg) : undefined;
+      default:
+        return query satisfies never;
+    }
+  }
+
+  #fromPayload(query: Query, key: string, arg: number): unknown {
+    const payload = this.#payload as Record<string, unknown>;
+    const own = Object.hasOwn(payload, key);
+    const value = own ? payload[key] : undefined;
+    switch (query) {
+      case 'closed':
+        return true;
+      case 'has':
+        return own;
+      case 'kind':
+        return own ? kindOfValue(value) : undefined;
+      case 'complete':
+        return arg === 1 || own;
+      case 'value':
+        return value;
+      case 'text':
+        return typeof value === 'string' ? value : undefined;
+      case 'prefix':
+        return typeof value === 'string' ? cutPrefix(value, arg, false) : undefined;
+      case 'length':
+        return typeof value === 'string' ? value.length : undefined;
+      default:
+        return query satisfies never;
+    }
+  }
+
+  /** Native decoding of a complete value, once. */
+  #parsed(index: ArgumentIndex, field: Field): unknown {
+    if (field.error) return undefined;
+    if (!field.parsed) {
+      try {
+        argumentProbe.parsed++;
+        field.parsed = { value: JSON.parse(index.source.slice(field.start, field.end)) };
+        field.text = null;
+        field.length = null;
+      } catch (error) {
+        index.reject(field, valueError(field, error));
+        return undefined;
+      }
+    }
+    return field.parsed.value;
+  }
+
+  /** Where an open string's available content ends; null (and invalid) when it never closed. */
+  #openEnd(index: ArgumentIndex, field: Field): number | null {
+    if (index.final) {
+      index.reject(
+        field,
+        new SyntaxError(`Unterminated string in JSON at position ${field.start}`),
+      );
+      return null;
+    }
+    return index.scannedTo;
+  }
+
+  #text(index: ArgumentIndex, field: Field): string | undefined {
+    if (field.kind !== 'string' || field.error) return undefined;
+    if (field.end !== -1) return this.#parsed(index, field) as string | undefined;
+    const to = this.#openEnd(index, field);
+    if (to === null) return undefined;
+    const cursor = (field.text ??= newCursor(field.start + 1, 0, -1, ''));
+    const error = advance(index.source, cursor, to, true);
+    if (error) {
+      index.reject(field, error);
+      return undefined;
+    }
+    return cutPrefix(cursor.text as string, cursor.units, true);
+  }
+
+  #prefix(index: ArgumentIndex, field: Field, units: number): string | undefined {
+    if (field.kind !== 'string' || field.error) return undefined;
+    if (field.parsed) return cutPrefix(field.parsed.value as string, units, false);
+    const complete = field.end !== -1;
+    const to = complete ? field.end - 1 : this.#openEnd(index, field);
+    if (to === null) return undefined;
+    const from = field.start + 1;
+    const take = Math.min(to, from + units + 1);
+    if (field.firstEscape === -1 || field.firstEscape >= take) {
+      const raw = index.source.slice(from, take);
+      argumentProbe.decoded += raw.length;
+      if (CONTROL.test(raw)) {
+        index.reject(
+          field,
+          new SyntaxError(`Bad control character in string near position ${from}`),
+        );
+        return undefined;
+      }
+      return cutPrefix(raw, units, !complete && take === to);
+    }
+    const cursor = (field.text ??= newCursor(from, 0, -1, ''));
+    if (cursor.units <= units) {
+      const error = advance(index.source, cursor, to, !complete, units + 1);
+      if (error) {
+        index.reject(field, error);
+        return undefined;
+      }
+    }
+    return cutPrefix(cursor.text as string, units, !complete || cursor.pos < to);
+  }
+
+  #length(index: ArgumentIndex, field: Field, step: number): number | undefined {
+    if (field.kind !== 'string' || field.error) return undefined;
+    if (field.parsed) return (field.parsed.value as string).length;
+    const complete = field.end !== -1;
+    const to = complete ? field.end - 1 : this.#openEnd(index, field);
+    if (to === null) return undefined;
+    const from = field.start + 1;
+    let units: number;
+    let last: number;
+    if (field.firstEscape === -1) {
+      units = to - from;
+      last = units > 0 ? index.source.codeAt(to - 1) : -1;
+    } else {
+      const escape = field.firstEscape;
+      const cursor = (field.length ??= newCursor(
+        escape,
+        escape - from,
+        escape > from ? index.source.codeAt(escape - 1) : -1,
+        null,
+      ));
+      const error = advance(index.source, cursor, to, !complete);
+      if (error) {
+        index.reject(field, error);
+        return undefined;
+      }
+      units = cursor.units;
+      last = cursor.last;
+    }
+    if (complete) return units;
+    if (isHighSurrogate(last)) units--;
+    return units - (units % step);
+  }
+}

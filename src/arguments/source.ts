@@ -1,0 +1,130 @@
+/**
+ * The argument text of one call, kept as the fragments it arrived in.
+ *
+ * Appending only retains a fragment. The fragments received since the last read are joined
+ * into one chunk when a reader next looks at the text, so a view read once per publication
+ * holds a few large chunks instead of thousands of small strings; a cumulative string is
+ * never built. Offsets are global: chunk `i` covers `[starts[i], starts[i] + chunks[i].length)`.
+ */
+export class ArgumentSource {
+  private chunks: string[] = [];
+  private starts: number[] = [];
+  private pending: string[] = [];
+  /** Length of the joined chunks; pending fragments are not counted until joined. */
+  joined = 0;
+  /** Length of everything received, joined or pending. */
+  received = 0;
+
+  static of(text: string): ArgumentSource {
+    const source = new ArgumentSource();
+    source.append(text);
+    source.join();
+    return source;
+  }
+
+  append(fragment: string): void {
+    if (fragment.length === 0) return;
+    this.pending.push(fragment);
+    this.received += fragment.length;
+  }
+
+  /** Joins the pending fragments into one chunk; returns whether any text was added. */
+  join(): boolean {
+    const { pending } = this;
+    if (pending.length === 0) return false;
+    const chunk = pending.length === 1 ? (pending[0] as string) : pending.join('');
+    this.pending = [];
+    this.chunks.push(chunk);
+    this.starts.push(this.joined);
+    this.joined += chunk.length;
+    return true;
+  }
+
+  /** True when the received text equals `text` exactly, fragment by fragment (no hashing). */
+  matches(text: string): boolean {
+    if (text.length !== this.received) return false;
+    let offset = 0;
+    for (const part of this.chunks) {
+      if (!text.startsWith(part, offset)) return false;
+      offset += part.length;
+    }
+    for (const part of this.pending) {
+      if (!text.startsWith(part, offset)) return false;
+      offset += part.length;
+    }
+    return true;
+  }
+
+  /** Replaces all fragments by `text`, which must match them; offsets stay valid. */
+  adopt(text: string): void {
+    this.chunks = text.length > 0 ? [text] : [];
+    this.starts = text.length > 0 ? [0] : [];
+    this.pending = [];
+    this.joined = text.length;
+    this.received = text.length;
+  }
+
+  /** Index of the chunk holding global offset `at` (which must be < joined). */
+  chunkAt(at: number): number {
+    const { starts } = this;
+    let low = 0;
+    let high = starts.length - 1;
+    while (low < high) {
+      const mid = (low + high + 1) >>> 1;
+      if ((starts[mid] as number) <= at) low = mid;
+      else high = mid - 1;
+    }
+    return low;
+  }
+
+  chunk(index: number): string {
+    return this.chunks[index] as string;
+  }
+
+  start(index: number): number {
+    return this.starts[index] as number;
+  }
+
+  get chunkCount(): number {
+    return this.chunks.length;
+  }
+
+  /** UTF-16 code unit at global offset `at`, or -1 past the joined text. */
+  codeAt(at: number): number {
+    if (at < 0 || at >= this.joined) return -1;
+    const index = this.chunkAt(at);
+    return this.chunk(index).charCodeAt(at - this.start(index));
+  }
+
+  /** The joined text in `[from, to)`. */
+  slice(from: number, to: number): string {
+    if (to <= from) return '';
+    let index = this.chunkAt(from);
+    let base = this.start(index);
+    let chunk = this.chunk(index);
+    if (to <= base + chunk.length) return chunk.slice(from - base, to - base);
+    const parts: string[] = [chunk.slice(from - base)];
+    for (;;) {
+      index++;
+      base = this.start(index);
+      chunk = this.chunk(index);
+      if (to <= base + chunk.length) {
+        parts.push(chunk.slice(0, to - base));
+        return parts.join('');
+      }
+      parts.push(chunk);
+    }
+  }
+
+  /** Global offset of the first `needle` in `[from, to)`, or -1. */
+  indexOf(needle: string, from: number, to: number): number {
+    if (from >= to) return -1;
+    for (let index = this.chunkAt(from); index < this.chunks.length; index++) {
+      const base = this.start(index);
+      if (base >= to) return -1;
+      const found = this.chunk(index).indexOf(needle, Math.max(0, from - base));
+      if (found !== -1) return base + found < to ? base + found : -1;
+    }
+    return -1;
+  }
+}

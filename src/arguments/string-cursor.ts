@@ -1,0 +1,159 @@
+import type { Cursor } from './field.js';
+import { argumentProbe } from './probe.js';
+import type { ArgumentSource } from './source.js';
+
+const CONTROL = /[\u0000-\u001f]/;
+
+export function isHighSurrogate(unit: number): boolean {
+  return unit >= 0xd800 && unit <= 0xdbff;
+}
+
+export function isLowSurrogate(unit: number): boolean {
+  return unit >= 0xdc00 && unit <= 0xdfff;
+}
+
+export function newCursor(pos: number, units: number, last: number, text: string | null): Cursor {
+  return { pos, units, last, text };
+}
+
+/** The unit a one-character escape stands for, or -1 when `\` + that character is not JSON. */
+function simpleEscape(code: number): number {
+  switch (code) {
+    case 0x22:
+    case 0x5c:
+    case 0x2f:
+      return code;
+    case 0x62:
+      return 0x08;
+    case 0x66:
+      return 0x0c;
+    case 0x6e:
+      return 0x0a;
+    case 0x72:
+      return 0x0d;
+    case 0x74:
+      return 0x09;
+    default:
+      return -1;
+  }
+}
+
+/**
+ * Decodes string content forward from `cursor.pos` up to raw offset `to`, stopping early
+ * once `cursor.units >= limit`. While `open` (more text may follow `to`), an escape cut by
+ * `to` is left for later, so a cursor never shows part of an escape. A counting cursor
+ * (`text === null`) only visits backslashes; a text cursor also copies the plain runs and
+ * checks them for raw control characters. Returns the content error found, if any.
+ */
+export function advance(
+  source: ArgumentSource,
+  cursor: Cursor,
+  to: number,
+  open: boolean,
+  limit = Number.POSITIVE_INFINITY,
+): Error | null {
+  const start = cursor.pos;
+  let error: Error | null = null;
+  let index = cursor.pos < to ? source.chunkAt(cursor.pos) : 0;
+  walk: while (cursor.pos < to && cursor.units < limit) {
+    const base = source.start(index);
+    const chunk = source.chunk(index);
+    const end = Math.min(to, base + chunk.length) - base;
+    let at = cursor.pos - base;
+    while (at < end) {
+      if (cursor.units >= limit) break walk;
+      const slash = chunk.indexOf('\\', at);
+      const runEnd = slash === -1 || slash >= end ? end : slash;
+      if (runEnd > at) {
+        const stop = Math.min(runEnd, at + (limit - cursor.units));
+        if (cursor.text !== null) {
+          const run = chunk.slice(at, stop);
+          if (CONTROL.test(run)) {
+            error = new SyntaxError(`Bad control character in string near position ${base + at}`);
+            break walk;
+          }
+          cursor.text += run;
+        }
+        cursor.last = chunk.charCodeAt(stop - 1);
+        cursor.units += stop - at;
+        at = stop;
+        cursor.pos = base + at;
+        continue;
+      }
+      // An escape at `at`; it may run into the next chunk.
+      const pos = base + at;
+      const inChunk = at + 6 <= chunk.length;
+      const escaped =
+        pos + 1 < to ? (inChunk ? chunk.charCodeAt(at + 1) : source.codeAt(pos + 1)) : -1;
+      let unit: number;
+      let width: number;
+      if (escaped === 0x75) {
+        if (pos + 6 > to) {
+          if (!open) error = new SyntaxError(`Bad Unicode escape in JSON at position ${pos}`);
+          break walk;
+        }
+        unit = hex4(inChunk ? chunk : source.slice(pos, pos + 6), inChunk ? at + 2 : 2);
+        if (unit === -1) {
+          error = new SyntaxError(`Bad Unicode escape in JSON at position ${pos}`);
+          break walk;
+        }
+        width = 6;
+      } else if (escaped === -1) {
+        if (!open) error = new SyntaxError(`Bad escaped character in JSON at position ${pos}`);
+        break walk;
+      } else {
+        unit = simpleEscape(escaped);
+        if (unit === -1) {
+          error = new SyntaxError(`Bad escaped character in JSON at position ${pos}`);
+          break walk;
+        }
+        width = 2;
+      }
+      if (cursor.text !== null) cursor.text += String.fromCharCode(unit);
+      cursor.last = unit;
+      cursor.units++;
+      cursor.pos = pos + width;
+      if (at + width > chunk.length) {
+        index = source.chunkAt(cursor.pos);
+        continue walk;
+      }
+      at += width;
+    }
+    index++;
+  }
+  argumentProbe.decoded += cursor.pos - start;
+  return error;
+}
+
+/** The value of four hex digits at `at`, or -1. */
+function hex4(text: string, at: number): number {
+  let value = 0;
+  for (let i = at; i < at + 4; i++) {
+    const c = text.charCodeAt(i);
+    const digit =
+      c >= 0x30 && c <= 0x39
+        ? c - 0x30
+        : c >= 0x61 && c <= 0x66
+          ? c - 0x57
+          : c >= 0x41 && c <= 0x46
+            ? c - 0x37
+            : -1;
+    if (digit === -1) return -1;
+    value = value * 16 + digit;
+  }
+  return value;
+}
+
+/**
+ * The first `units` code units of a decoded text, never ending in a high surrogate whose low
+ * half is cut off. `more` says the value may continue past `text` with units not known yet.
+ */
+export function cutPrefix(text: string, units: number, more: boolean): string {
+  if (text.length <= units) {
+    return more && isHighSurrogate(text.charCodeAt(text.length - 1)) ? text.slice(0, -1) : text;
+  }
+  const cut = text.slice(0, units);
+  const split =
+    isHighSurrogate(cut.charCodeAt(units - 1)) && isLowSurrogate(text.charCodeAt(units));
+  return split ? cut.slice(0, -1) : cut;
+}
