@@ -2,11 +2,9 @@ import { ArgumentIndex } from './argument-index.js';
 import { type ArgumentKind, type Field, kindOfValue, valueError } from './field.js';
 import { argumentProbe } from './probe.js';
 import { ArgumentSource } from './source.js';
-import { advance, cutPrefix, isHighSurrogate, newCursor } from './string-cursor.js';
+import { advance, CONTROL, cutPrefix, isHighSurrogate, newCursor } from './string-cursor.js';
 
 export type { ArgumentKind } from './field.js';
-
-const CONTROL = /[\u0000-\u001f]/;
 
 type Query = 'has' | 'kind' | 'complete' | 'closed' | 'text' | 'prefix' | 'length' | 'value';
 
@@ -95,7 +93,7 @@ export class PartialArguments {
    */
   seal(fullText: string): PartialArguments {
     const index = this.#index;
-    if (!index || !index.source.matches(fullText)) return PartialArguments.fromText(fullText);
+    if (!index?.source.matches(fullText)) return PartialArguments.fromText(fullText);
     if (!index.sealed) {
       index.source.adopt(fullText);
       index.sealed = true;
@@ -325,11 +323,11 @@ export class PartialArguments {
       units = to - from;
       last = units > 0 ? index.source.codeAt(to - 1) : -1;
     } else {
-      const escape = field.firstEscape;
+      const first = field.firstEscape;
       const cursor = (field.length ??= newCursor(
-        escape,
-        escape - from,
-        escape > from ? index.source.codeAt(escape - 1) : -1,
+        first,
+        first - from,
+        first > from ? index.source.codeAt(first - 1) : -1,
         null,
       ));
       const error = advance(index.source, cursor, to, !complete);

@@ -2,7 +2,9 @@ import type { Cursor } from './field.js';
 import { argumentProbe } from './probe.js';
 import type { ArgumentSource } from './source.js';
 
-const CONTROL = /[\u0000-\u001f]/;
+/** Raw control characters, which JSON forbids inside strings. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: matching them is the point.
+export const CONTROL = /[\u0000-\u001f]/;
 
 export function isHighSurrogate(unit: number): boolean {
   return unit >= 0xd800 && unit <= 0xdbff;
