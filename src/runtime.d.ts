@@ -5,3 +5,8 @@
 declare function queueMicrotask(callback: () => void): void;
 declare function setTimeout(callback: () => void, ms?: number): unknown;
 declare function clearTimeout(handle: unknown): void;
+declare const console: {
+  warn(...data: unknown[]): void;
+  log(...data: unknown[]): void;
+  error(...data: unknown[]): void;
+};

@@ -102,6 +102,26 @@ export class PartialArguments {
   }
 
   /**
+   * Lets this reader stand in for `next`, a view of the same call rebuilt from a replay (after
+   * a reconnection or a withdrawn stream): when this reader's text is a prefix of `next`'s,
+   * appends the rest, seals this reader when `next` is sealed, and returns true, keeping its
+   * index and the answers already read. Otherwise returns false and changes nothing.
+   */
+  absorb(next: PartialArguments): boolean {
+    const mine = this.#index;
+    const theirs = next.#index;
+    if (!mine || !theirs) return false;
+    if (mine === theirs) return true;
+    theirs.source.join();
+    const text = theirs.source.slice(0, theirs.source.joined);
+    if (!mine.source.isPrefixOf(text)) return false;
+    if (mine.sealed) return text.length === mine.source.received && theirs.sealed;
+    this.append(text.slice(mine.source.received));
+    if (theirs.sealed) this.seal(text);
+    return true;
+  }
+
+  /**
    * Did any answer read since the last refresh change? Compares every recorded answer with
    * its baseline and moves the baselines. With nothing read it does nothing and scans nothing.
    */

@@ -42,7 +42,12 @@ export class ArgumentSource {
 
   /** True when the received text equals `text` exactly, fragment by fragment (no hashing). */
   matches(text: string): boolean {
-    if (text.length !== this.received) return false;
+    return text.length === this.received && this.isPrefixOf(text);
+  }
+
+  /** True when the received text is a prefix of `text`, compared fragment by fragment. */
+  isPrefixOf(text: string): boolean {
+    if (text.length < this.received) return false;
     let offset = 0;
     for (const part of this.chunks) {
       if (!text.startsWith(part, offset)) return false;

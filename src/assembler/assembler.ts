@@ -1,0 +1,308 @@
+import { type AssistantNode, assistantDefinition } from '../definitions/assistant-definition.js';
+import { type ToolNode, toolDefinition } from '../definitions/tool-definition.js';
+import { type CallfoldEvent, isStreamEvent, type SessionEvent } from '../events/types.js';
+import { EventError, parseEvent } from '../events/validate.js';
+import { Builder, type Conversation } from '../groups/builder.js';
+import { Context } from './context.js';
+import type { Definition } from './definition.js';
+import type { Location, Match, Role } from './match.js';
+
+export interface AssemblerOptions {
+  /**
+   * The Definitions to fold with, in tie-break order (when two Contexts open on the same
+   * event, the earlier Definition's node comes first). Default: assistant, then tool. Their
+   * nodes must be AssistantNodes or ToolNodes for the default Builder.
+   */
+  readonly definitions?: readonly Definition<never, AssistantNode | ToolNode>[];
+  /** The clock that stamps events without `at`, in ms since the Unix epoch. Default: Date.now. */
+  readonly now?: () => number;
+  /**
+   * Called with an error a Definition threw while folding or building one Context; that
+   * Context keeps its last good node and every other Context goes on. Default: console.warn.
+   */
+  readonly onError?: (error: unknown, definition: string, key: string) => void;
+}
+
+type AnyContext = Context<unknown, AssistantNode | ToolNode>;
+type AnyDefinition = Definition<unknown, AssistantNode | ToolNode>;
+
+/**
+ * Folds an agent session's events into the published Conversation.
+ *
+ * - `push` takes events at the live end; `prepend` an older page of durable events;
+ *   `reconnect` withdraws every stream event held (the host then pushes the durable events it
+ *   missed and a replay of the still-live attempt). `stream/settle` withdraws its attempt.
+ * - Each event is matched by every Definition; the Assembler creates one frozen Match per
+ *   event and role, shared by all who matched it, and keeps one Context (State and node) per
+ *   Definition and key. A Match placed after everything a Context holds is folded at once;
+ *   earlier events (an older page) or withdrawn ones make the Assembler re-select the start
+ *   and replay only the Contexts they touch. A Context left without Matches is dropped at the
+ *   next publication (so a replay pushed before then finds its published node again).
+ * - Durable events are identified by `seq`: one already held is ignored, so pages may
+ *   overlap, and equal durable events give equal final state whatever the paging.
+ * - Stream events of an attempt that has settled are stale and ignored.
+ * - Malformed input is rejected by `push`/`prepend` with an `EventError` naming the field,
+ *   before anything of the batch is folded. A well-typed event never makes `publish` throw.
+ *
+ * Stream events are held until their attempt settles (a replay needs them); durable events
+ * for the Assembler's life.
+ */
+export class Assembler {
+  readonly #definitions: readonly AnyDefinition[];
+  readonly #now: () => number;
+  readonly #onError: NonNullable<AssemblerOptions['onError']>;
+  readonly #contexts = new Map<AnyDefinition, Map<string, AnyContext>>();
+  /** Contexts to rebuild at the next publication. */
+  readonly #dirty = new Set<AnyContext>();
+  /** Contexts holding stream Matches, by attemptId. */
+  readonly #live = new Map<string, Set<AnyContext>>();
+  readonly #settled = new Set<string>();
+  /** Held durable seqs, ascending, and their Locations. */
+  #seqs: number[] = [];
+  #seqLocations: Location[] = [];
+  #top = 0;
+  #bottom = 0;
+  /** Open Contexts in log order of their opening Match, while `#orderValid`. */
+  #order: AnyContext[] = [];
+  #orderValid = true;
+  readonly #builder = new Builder();
+  #published: Conversation | null = null;
+
+  constructor(options: AssemblerOptions = {}) {
+    this.#definitions = (options.definitions ?? [
+      assistantDefinition,
+      toolDefinition,
+    ]) as readonly AnyDefinition[];
+    this.#now = options.now ?? Date.now;
+    this.#onError =
+      options.onError ??
+      ((error, definition, key) => console.warn(`callfold: ${definition} "${key}":`, error));
+    for (const definition of this.#definitions) this.#contexts.set(definition, new Map());
+  }
+
+  /** Takes events at the live end, in order. Throws an EventError (folding nothing) on a malformed one. */
+  push(events: CallfoldEvent | readonly CallfoldEvent[]): void {
+    const batch = checked(isList(events) ? events : [events]);
+    const at = this.#now();
+    for (const event of batch) {
+      if (event.type === 'stream/settle') {
+        this.#settled.add(event.attemptId);
+        this.#withdraw(event.attemptId);
+      } else if (isStreamEvent(event)) {
+        if (!this.#settled.has(event.attemptId)) this.#fold(event, ++this.#top, at);
+      } else {
+        const location = this.#placeDurable(event.seq);
+        if (location !== undefined) this.#fold(event, location, event.at ?? at);
+      }
+    }
+  }
+
+  /**
+   * Takes an older page of durable events (ascending seq), placed before everything held.
+   * Events already held are ignored. Throws an EventError on a malformed event or a stream event.
+   */
+  prepend(events: readonly SessionEvent[]): void {
+    const page: readonly CallfoldEvent[] = checked(events);
+    for (const event of page) {
+      if (isStreamEvent(event)) {
+        throw new EventError('type', `${event.type} event: history pages hold durable events only`);
+      }
+    }
+    const at = this.#now();
+    const held = new Set(this.#seqs);
+    const lowest = this.#seqs[0] ?? Number.POSITIVE_INFINITY;
+    const fresh = events.filter((event) => !held.has(event.seq));
+    const below = fresh.filter((event) => event.seq < lowest).sort((a, b) => a.seq - b.seq);
+    // The common case, a page older than everything held, takes a block of new places below.
+    const base = Math.min(this.#bottom, this.#seqLocations[0] ?? 0) - below.length;
+    this.#bottom = base;
+    this.#seqs = below.map((event) => event.seq).concat(this.#seqs);
+    this.#seqLocations = below.map((_, i) => base + i).concat(this.#seqLocations);
+    for (const [i, event] of below.entries()) this.#fold(event, base + i, event.at ?? at);
+    for (const event of fresh) {
+      if (event.seq < lowest) continue;
+      const location = this.#placeDurable(event.seq);
+      if (location !== undefined) this.#fold(event, location, event.at ?? at);
+    }
+  }
+
+  /** Withdraws every stream event held, as after a lost connection; settled attempts stay settled. */
+  reconnect(): void {
+    for (const attemptId of [...this.#live.keys()]) this.#withdraw(attemptId);
+  }
+
+  /**
+   * Builds the Contexts that changed since the last publication (a Tool node's build refreshes
+   * its reader, so only observed answers count) and returns the Conversation, sharing every
+   * object that did not change. Returns the same Conversation when nothing did.
+   */
+  publish(): Conversation {
+    if (this.#published && this.#dirty.size === 0 && this.#orderValid) return this.#published;
+    for (const context of this.#dirty) this.#build(context);
+    this.#dirty.clear();
+    if (!this.#orderValid) this.#sortOrder();
+    const nodes: (AssistantNode | ToolNode)[] = [];
+    for (const context of this.#order) if (context.node) nodes.push(context.node);
+    this.#published = this.#builder.build(nodes);
+    return this.#published;
+  }
+
+  /** Where a durable event goes by its seq; undefined when that seq is already held. */
+  #placeDurable(seq: number): Location | undefined {
+    const seqs = this.#seqs;
+    const last = seqs[seqs.length - 1];
+    if (last === undefined || seq > last) {
+      seqs.push(seq);
+      this.#seqLocations.push(++this.#top);
+      return this.#top;
+    }
+    let low = 0;
+    let high = seqs.length;
+    while (low < high) {
+      const mid = (low + high) >>> 1;
+      if ((seqs[mid] as number) < seq) low = mid + 1;
+      else high = mid;
+    }
+    if (seqs[low] === seq) return undefined;
+    const next = this.#seqLocations[low] as number;
+    const previous =
+      low > 0 ? (this.#seqLocations[low - 1] as number) : Math.min(this.#bottom, next) - 1;
+    if (low === 0) this.#bottom = previous;
+    const location = low > 0 ? (previous + next) / 2 : previous;
+    seqs.splice(low, 0, seq);
+    this.#seqLocations.splice(low, 0, location);
+    return location;
+  }
+
+  #fold(event: CallfoldEvent, location: Location, at: number): void {
+    let start: Match | undefined;
+    let update: Match | undefined;
+    const replays: AnyContext[] = [];
+    for (const definition of this.#definitions) {
+      const contexts = this.#contexts.get(definition) as Map<string, AnyContext>;
+      let specs: ReturnType<AnyDefinition['match']>;
+      try {
+        specs = definition.match(event);
+      } catch (error) {
+        this.#onError(error, definition.name, '');
+        continue;
+      }
+      for (const { key, role } of specs) {
+        const match =
+          role === 'start'
+            ? (start ??= makeMatch(event, role, location, at))
+            : (update ??= makeMatch(event, role, location, at));
+        let context = contexts.get(key);
+        if (!context) {
+          context = new Context(definition, key);
+          contexts.set(key, context);
+        }
+        const wasOpen = context.opened;
+        try {
+          if (!context.take(match)) replays.push(context);
+        } catch (error) {
+          this.#onError(error, definition.name, key);
+        }
+        if (wasOpen === undefined && context.opened !== undefined) this.#opened(context);
+        if (isStreamEvent(event)) this.#liveSet(event.attemptId).add(context);
+        this.#dirty.add(context);
+      }
+    }
+    for (const context of replays) this.#replay(context);
+  }
+
+  #liveSet(attemptId: string): Set<AnyContext> {
+    let set = this.#live.get(attemptId);
+    if (!set) {
+      set = new Set();
+      this.#live.set(attemptId, set);
+    }
+    return set;
+  }
+
+  #opened(context: AnyContext): void {
+    const last = this.#order[this.#order.length - 1];
+    if (
+      this.#orderValid &&
+      (last === undefined || (last.opened as number) < (context.opened as number))
+    ) {
+      this.#order.push(context);
+    } else {
+      this.#orderValid = false;
+    }
+  }
+
+  #replay(context: AnyContext): void {
+    const opened = context.opened;
+    try {
+      context.replay();
+    } catch (error) {
+      this.#onError(error, context.definition.name, context.key);
+    }
+    if (context.opened !== opened) this.#orderValid = false;
+    this.#dirty.add(context);
+  }
+
+  #withdraw(attemptId: string): void {
+    const contexts = this.#live.get(attemptId);
+    if (!contexts) return;
+    this.#live.delete(attemptId);
+    for (const context of contexts) {
+      context.matches = context.matches.filter(
+        (match) => !(isStreamEvent(match.event) && match.event.attemptId === attemptId),
+      );
+      this.#replay(context);
+    }
+  }
+
+  #build(context: AnyContext): void {
+    if (context.matches.length === 0) {
+      const contexts = this.#contexts.get(context.definition);
+      if (contexts?.get(context.key) === context) contexts.delete(context.key);
+      context.node = undefined;
+      this.#orderValid = false;
+      return;
+    }
+    if (context.state === undefined) {
+      context.node = undefined;
+      return;
+    }
+    try {
+      context.node = context.definition.build(context.state, context.node);
+    } catch (error) {
+      this.#onError(error, context.definition.name, context.key);
+    }
+  }
+
+  #sortOrder(): void {
+    const rank = new Map(this.#definitions.map((definition, i) => [definition, i]));
+    const order: AnyContext[] = [];
+    for (const contexts of this.#contexts.values()) {
+      for (const context of contexts.values())
+        if (context.opened !== undefined) order.push(context);
+    }
+    order.sort(
+      (a, b) =>
+        (a.opened as number) - (b.opened as number) ||
+        (rank.get(a.definition) as number) - (rank.get(b.definition) as number),
+    );
+    this.#order = order;
+    this.#orderValid = true;
+  }
+}
+
+function makeMatch(event: CallfoldEvent, role: Role, location: Location, at: number): Match {
+  return Object.freeze({ event, role, location, at });
+}
+
+function isList(
+  events: CallfoldEvent | readonly CallfoldEvent[],
+): events is readonly CallfoldEvent[] {
+  return Array.isArray(events);
+}
+
+/** Validates a whole batch before any of it is folded. */
+function checked<E extends CallfoldEvent>(events: readonly E[]): readonly E[] {
+  for (const event of events) parseEvent(event);
+  return events;
+}

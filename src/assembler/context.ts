@@ -1,0 +1,61 @@
+import type { Definition } from './definition.js';
+import type { Location, Match } from './match.js';
+
+/**
+ * One lifecycle of one Definition (one key, e.g. one callId): the Matches it holds in log
+ * order, the State folded from them and the node last built from that State.
+ */
+export class Context<State = unknown, Node = unknown> {
+  readonly definition: Definition<State, Node>;
+  readonly key: string;
+  /** In log order. */
+  matches: Match[] = [];
+  state: State | undefined = undefined;
+  /** Location of the Match that opened the Context; undefined while no start has arrived. */
+  opened: Location | undefined = undefined;
+  node: Node | undefined = undefined;
+
+  constructor(definition: Definition<State, Node>, key: string) {
+    this.definition = definition;
+    this.key = key;
+  }
+
+  /**
+   * Takes a Match. One placed after every Match held is folded at once (returns true); an
+   * earlier one is inserted in order and the caller must `replay()` (returns false).
+   */
+  take(match: Match): boolean {
+    const { matches } = this;
+    const last = matches[matches.length - 1];
+    if (last === undefined || last.location < match.location) {
+      matches.push(match);
+      this.fold(match);
+      return true;
+    }
+    let low = 0;
+    let high = matches.length;
+    while (low < high) {
+      const mid = (low + high) >>> 1;
+      if ((matches[mid] as Match).location < match.location) low = mid + 1;
+      else high = mid;
+    }
+    matches.splice(low, 0, match);
+    return false;
+  }
+
+  /** Recomputes the State from the Matches held: the earliest start opens, the rest update. */
+  replay(): void {
+    this.state = undefined;
+    this.opened = undefined;
+    for (const match of this.matches) this.fold(match);
+  }
+
+  private fold(match: Match): void {
+    if (this.state !== undefined) {
+      this.state = this.definition.update(this.state, match);
+    } else if (match.role === 'start') {
+      this.state = this.definition.start(match);
+      this.opened = match.location;
+    }
+  }
+}

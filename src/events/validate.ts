@@ -1,0 +1,212 @@
+import { describeValue } from './describe-value.js';
+import type { CallfoldEvent, CallfoldEventType } from './types.js';
+
+/**
+ * Thrown by `parseEvent` for a value that is not a well-formed CallfoldEvent.
+ *
+ * `field` is the path of the first offending field, e.g. `'callId'` or `'blocks[2].argsText'`;
+ * it is `''` when the value itself is not an event object (null, a primitive, an array).
+ */
+export class EventError extends Error {
+  readonly field: string;
+
+  constructor(field: string, message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.name = 'EventError';
+    this.field = field;
+  }
+}
+
+/**
+ * Returns `value`, typed, when it is a well-formed CallfoldEvent; throws `EventError` naming
+ * the first offending field otherwise. Use it where events enter from outside the program
+ * (transcripts, SSE, messages from a worker).
+ *
+ * Rules:
+ * 1. An event is any non-array object; only its own properties count, so nothing inherited
+ *    (including a polluted `Object.prototype`) can make it valid. Unknown keys are allowed
+ *    and ignored, `__proto__` among them.
+ * 2. A required field must be present with the right type. An optional field is absent or
+ *    of the right type: under `exactOptionalPropertyTypes` a present `undefined` is rejected.
+ * 3. Ids (`turnId`, `messageId`, `attemptId`, `callId`) and tool names are non-empty
+ *    strings; texts and argument fragments are strings and may be empty.
+ * 4. `seq` and `at` are finite numbers; `block` is a non-negative integer.
+ * 5. `tool/call.args` is a string or a plain object (prototype `Object.prototype` or null;
+ *    not an array, null or a class instance; an object made in another realm, such as an
+ *    iframe, counts as a class instance). Its content is not inspected.
+ * 6. `tool/result.output` may be any value, absent included (it reads as `undefined`); it
+ *    is not inspected, since outputs are opaque and may be large.
+ * 7. The value is returned as is: never copied, never mutated. A getter that throws or an
+ *    exotic object (a revoked Proxy) is reported as an `EventError`, never as a crash.
+ */
+export function parseEvent(value: unknown): CallfoldEvent {
+  const problem = inspect(value);
+  if (problem) throw new EventError(problem.field, problem.message, problem.options);
+  return value as CallfoldEvent;
+}
+
+/** Whether `value` is a well-formed CallfoldEvent (the rules of `parseEvent`); never throws. */
+export function isCallfoldEvent(value: unknown): value is CallfoldEvent {
+  return inspect(value) === undefined;
+}
+
+interface Problem {
+  readonly field: string;
+  readonly message: string;
+  readonly options?: ErrorOptions;
+}
+
+interface Rule {
+  readonly test: (value: unknown) => boolean;
+  readonly expected: string;
+}
+
+/** What `own` returns for an absent key, and for a property that could not be read. */
+const missing = Symbol('missing');
+const unreadable = Symbol('unreadable');
+
+const nonEmptyString: Rule = {
+  test: (v) => typeof v === 'string' && v !== '',
+  expected: 'a non-empty string',
+};
+const string: Rule = { test: (v) => typeof v === 'string', expected: 'a string' };
+const finite: Rule = { test: Number.isFinite, expected: 'a finite number' };
+const boolean: Rule = { test: (v) => typeof v === 'boolean', expected: 'a boolean' };
+const index: Rule = {
+  test: (v) => Number.isSafeInteger(v) && (v as number) >= 0,
+  expected: 'a non-negative integer',
+};
+const argsValue: Rule = {
+  test: (v) => typeof v === 'string' || isPlainObject(v),
+  expected: 'a string or a plain object',
+};
+const anything: Rule = { test: (v) => v !== unreadable, expected: 'readable' };
+
+type Fields = (record: object, label: string) => Problem | undefined;
+
+/** One checker per variant: the mapped type makes a missing variant a compile error. */
+const variants: { readonly [K in CallfoldEventType]: Fields } = {
+  'turn/start': (r, l) => durable(r, l) ?? need(r, 'turnId', nonEmptyString, l),
+  'turn/end': (r, l) => durable(r, l) ?? need(r, 'turnId', nonEmptyString, l),
+  'assistant/message': (r, l) =>
+    durable(r, l) ??
+    need(r, 'messageId', nonEmptyString, l) ??
+    need(r, 'attemptId', nonEmptyString, l) ??
+    blocks(own(r, 'blocks'), l),
+  'tool/call': (r, l) =>
+    durable(r, l) ??
+    need(r, 'callId', nonEmptyString, l) ??
+    need(r, 'name', nonEmptyString, l) ??
+    need(r, 'args', argsValue, l),
+  'tool/result': (r, l) =>
+    durable(r, l) ??
+    need(r, 'callId', nonEmptyString, l) ??
+    allow(r, 'output', anything, l) ??
+    allow(r, 'isError', boolean, l),
+  'stream/text-delta': (r, l) =>
+    need(r, 'attemptId', nonEmptyString, l) ??
+    need(r, 'block', index, l) ??
+    need(r, 'text', string, l) ??
+    allow(r, 'reasoning', boolean, l),
+  'stream/tool-call-delta': (r, l) =>
+    need(r, 'attemptId', nonEmptyString, l) ??
+    need(r, 'block', index, l) ??
+    need(r, 'callId', nonEmptyString, l) ??
+    allow(r, 'name', nonEmptyString, l) ??
+    need(r, 'args', string, l),
+  'stream/block-end': (r, l) =>
+    need(r, 'attemptId', nonEmptyString, l) ??
+    need(r, 'block', index, l) ??
+    allow(r, 'callId', nonEmptyString, l) ??
+    need(r, 'text', string, l),
+  'stream/settle': (r, l) => need(r, 'attemptId', nonEmptyString, l),
+};
+
+const knownTypes = Object.keys(variants).join(', ');
+
+function inspect(value: unknown): Problem | undefined {
+  try {
+    if (!isRecord(value)) {
+      return { field: '', message: `event: expected an object, got ${describeValue(value)}` };
+    }
+    const type = own(value, 'type');
+    if (typeof type !== 'string' || !Object.hasOwn(variants, type)) {
+      return mismatch('event', 'type', `one of ${knownTypes}`, type);
+    }
+    return variants[type as CallfoldEventType](value, `${type} event`);
+  } catch (cause) {
+    // Only exotic objects get here (a revoked Proxy throws from Array.isArray).
+    return { field: '', message: 'event: the value could not be inspected', options: { cause } };
+  }
+}
+
+function durable(record: object, label: string): Problem | undefined {
+  return need(record, 'seq', finite, label) ?? allow(record, 'at', finite, label);
+}
+
+/** Checks `value`, the `blocks` of an assistant message, read once. */
+function blocks(value: unknown, label: string): Problem | undefined {
+  if (!Array.isArray(value)) return mismatch(label, 'blocks', 'an array', value);
+  const list: readonly unknown[] = value;
+  for (let i = 0; i < list.length; i++) {
+    const problem = block(own(list, String(i)), label, `blocks[${i}]`);
+    if (problem) return problem;
+  }
+  return undefined;
+}
+
+function block(value: unknown, label: string, path: string): Problem | undefined {
+  if (!isRecord(value)) return mismatch(label, path, 'an object', value);
+  const type = own(value, 'type');
+  const prefix = `${path}.`;
+  if (type === 'text' || type === 'reasoning') return need(value, 'text', string, label, prefix);
+  if (type === 'tool-use') {
+    return (
+      need(value, 'callId', nonEmptyString, label, prefix) ??
+      need(value, 'name', nonEmptyString, label, prefix) ??
+      need(value, 'argsText', string, label, prefix)
+    );
+  }
+  return mismatch(label, `${prefix}type`, '"text", "reasoning" or "tool-use"', type);
+}
+
+function need(record: object, key: string, rule: Rule, label: string, prefix = '') {
+  const value = own(record, key);
+  return rule.test(value) ? undefined : mismatch(label, prefix + key, rule.expected, value);
+}
+
+function allow(record: object, key: string, rule: Rule, label: string, prefix = '') {
+  const value = own(record, key);
+  return value === missing || rule.test(value)
+    ? undefined
+    : mismatch(label, prefix + key, `${rule.expected} when present`, value);
+}
+
+/** An own property's value; inherited properties read as missing. */
+function own(record: object, key: string): unknown {
+  try {
+    return Object.hasOwn(record, key) ? (record as Record<string, unknown>)[key] : missing;
+  } catch {
+    return unreadable;
+  }
+}
+
+function mismatch(label: string, field: string, expected: string, value: unknown): Problem {
+  const got =
+    value === missing
+      ? 'missing'
+      : value === unreadable
+        ? 'its getter threw'
+        : `got ${describeValue(value)}`;
+  return { field, message: `${label}: "${field}" must be ${expected} (${got})` };
+}
+
+function isRecord(value: unknown): value is object {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function isPlainObject(value: unknown): boolean {
+  if (!isRecord(value)) return false;
+  const prototype = Object.getPrototypeOf(value);
+  return prototype === Object.prototype || prototype === null;
+}
