@@ -5,7 +5,7 @@ import { EventError, parseEvent } from '../events/validate.js';
 import { Builder, type Conversation } from '../groups/builder.js';
 import { Context } from './context.js';
 import type { Definition } from './definition.js';
-import type { Location, Match, Role } from './match.js';
+import type { Location, Match, MatchSpec } from './match.js';
 
 export interface AssemblerOptions {
   /**
@@ -82,19 +82,12 @@ export class Assembler {
 
   /** Takes events at the live end, in order. Throws an EventError (folding nothing) on a malformed one. */
   push(events: CallfoldEvent | readonly CallfoldEvent[]): void {
-    const batch = checked(isList(events) ? events : [events]);
     const at = this.#now();
-    for (const event of batch) {
-      if (event.type === 'stream/settle') {
-        this.#settled.add(event.attemptId);
-        this.#withdraw(event.attemptId);
-      } else if (isStreamEvent(event)) {
-        if (!this.#settled.has(event.attemptId)) this.#fold(event, ++this.#top, at);
-      } else {
-        const location = this.#placeDurable(event.seq);
-        if (location !== undefined) this.#fold(event, location, event.at ?? at);
-      }
+    if (!isList(events)) {
+      this.#receive(parseEvent(events), at);
+      return;
     }
+    for (const event of checked(events)) this.#receive(event, at);
   }
 
   /**
@@ -147,6 +140,18 @@ export class Assembler {
     return this.#published;
   }
 
+  #receive(event: CallfoldEvent, at: number): void {
+    if (event.type === 'stream/settle') {
+      this.#settled.add(event.attemptId);
+      this.#withdraw(event.attemptId);
+    } else if (isStreamEvent(event)) {
+      if (!this.#settled.has(event.attemptId)) this.#fold(event, ++this.#top, at);
+    } else {
+      const location = this.#placeDurable(event.seq);
+      if (location !== undefined) this.#fold(event, location, event.at ?? at);
+    }
+  }
+
   /** Where a durable event goes by its seq; undefined when that seq is already held. */
   #placeDurable(seq: number): Location | undefined {
     const seqs = this.#seqs;
@@ -175,40 +180,53 @@ export class Assembler {
   }
 
   #fold(event: CallfoldEvent, location: Location, at: number): void {
-    let start: Match | undefined;
-    let update: Match | undefined;
+    // One Match per event and role, made on first need and shared by every Definition.
+    const shared: { start?: Match; update?: Match } = {};
     const replays: AnyContext[] = [];
     for (const definition of this.#definitions) {
-      const contexts = this.#contexts.get(definition) as Map<string, AnyContext>;
-      let specs: ReturnType<AnyDefinition['match']>;
+      let matched: ReturnType<AnyDefinition['match']>;
       try {
-        specs = definition.match(event);
+        matched = definition.match(event);
       } catch (error) {
         this.#onError(error, definition.name, '');
         continue;
       }
-      for (const { key, role } of specs) {
-        const match =
-          role === 'start'
-            ? (start ??= makeMatch(event, role, location, at))
-            : (update ??= makeMatch(event, role, location, at));
-        let context = contexts.get(key);
-        if (!context) {
-          context = new Context(definition, key);
-          contexts.set(key, context);
-        }
-        const wasOpen = context.opened;
-        try {
-          if (!context.take(match)) replays.push(context);
-        } catch (error) {
-          this.#onError(error, definition.name, key);
-        }
-        if (wasOpen === undefined && context.opened !== undefined) this.#opened(context);
-        if (isStreamEvent(event)) this.#liveSet(event.attemptId).add(context);
-        this.#dirty.add(context);
+      if (matched === null) continue;
+      if (!isSpecList(matched)) {
+        this.#attach(definition, matched, event, location, at, shared, replays);
+      } else {
+        for (const spec of matched)
+          this.#attach(definition, spec, event, location, at, shared, replays);
       }
     }
     for (const context of replays) this.#replay(context);
+  }
+
+  #attach(
+    definition: AnyDefinition,
+    { key, role }: MatchSpec,
+    event: CallfoldEvent,
+    location: Location,
+    at: number,
+    shared: { start?: Match; update?: Match },
+    replays: AnyContext[],
+  ): void {
+    const match = (shared[role] ??= Object.freeze({ event, role, location, at }));
+    const contexts = this.#contexts.get(definition) as Map<string, AnyContext>;
+    let context = contexts.get(key);
+    if (!context) {
+      context = new Context(definition, key);
+      contexts.set(key, context);
+    }
+    const wasOpen = context.opened;
+    try {
+      if (!context.take(match)) replays.push(context);
+    } catch (error) {
+      this.#onError(error, definition.name, key);
+    }
+    if (wasOpen === undefined && context.opened !== undefined) this.#opened(context);
+    if (isStreamEvent(event)) this.#liveSet(event.attemptId).add(context);
+    this.#dirty.add(context);
   }
 
   #liveSet(attemptId: string): Set<AnyContext> {
@@ -291,8 +309,8 @@ export class Assembler {
   }
 }
 
-function makeMatch(event: CallfoldEvent, role: Role, location: Location, at: number): Match {
-  return Object.freeze({ event, role, location, at });
+function isSpecList(matched: MatchSpec | readonly MatchSpec[]): matched is readonly MatchSpec[] {
+  return Array.isArray(matched);
 }
 
 function isList(

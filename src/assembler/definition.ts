@@ -7,7 +7,8 @@ import type { Match, MatchSpec } from './match.js';
  * own; the Assembler keeps one State per Context (one key) and hands it back.
  *
  * - `match` reads only the event it is given (no Context lookup) and says which Contexts it
- *   belongs to and in which role.
+ *   belongs to and in which role: one MatchSpec, a list of them, or null for none. (It runs
+ *   for every event, every delta included, so a single spec saves an allocation.)
  * - `start` creates State from the earliest start Match of a Context; `update` folds every
  *   later Match into it (it may mutate and return the same State).
  * - `build` returns the node to publish (undefined: nothing to show yet), returning
@@ -17,7 +18,7 @@ import type { Match, MatchSpec } from './match.js';
 export interface Definition<State = unknown, Node = unknown> {
   /** Names the Definition in error reports. */
   readonly name: string;
-  match(event: CallfoldEvent): readonly MatchSpec[];
+  match(event: CallfoldEvent): MatchSpec | readonly MatchSpec[] | null;
   start(match: Match): State;
   update(state: State, match: Match): State;
   build(state: State, previous: Node | undefined): Node | undefined;

@@ -1,5 +1,5 @@
 import type { Definition } from '../assembler/definition.js';
-import type { Match, MatchSpec } from '../assembler/match.js';
+import type { Match } from '../assembler/match.js';
 import type { CallfoldEvent } from '../events/types.js';
 
 /** A block of an assistant response as shown: text, reasoning, or a tool call's identity. */
@@ -41,8 +41,6 @@ interface AssistantState {
   startedAt: number;
   firstTokenAt: number | undefined;
 }
-
-const NONE: readonly MatchSpec[] = [];
 
 function attemptOf(event: CallfoldEvent): string | undefined {
   switch (event.type) {
@@ -137,8 +135,8 @@ export const assistantDefinition: Definition<AssistantState, AssistantNode> = {
 
   match(event) {
     const attemptId = attemptOf(event);
-    if (attemptId === undefined) return NONE;
-    return [{ key: attemptId, role: event.type === 'stream/block-end' ? 'update' : 'start' }];
+    if (attemptId === undefined) return null;
+    return { key: attemptId, role: event.type === 'stream/block-end' ? 'update' : 'start' };
   },
 
   start(match) {

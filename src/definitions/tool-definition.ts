@@ -1,6 +1,6 @@
 import { PartialArguments } from '../arguments/partial-arguments.js';
 import type { Definition } from '../assembler/definition.js';
-import type { Match, MatchSpec } from '../assembler/match.js';
+import type { Match } from '../assembler/match.js';
 import type { CallfoldEvent } from '../events/types.js';
 
 /** A tool call's stage: `preparing` while the model writes it, `start` once dispatched, `result` once answered. */
@@ -44,8 +44,6 @@ interface ToolState {
   startedAt: number;
   firstTokenAt: number | undefined;
 }
-
-const START: readonly MatchSpec[] = [];
 
 function stageOf(state: ToolState): ToolStage {
   return state.result ? 'result' : state.call ? 'start' : 'preparing';
@@ -156,8 +154,8 @@ export const toolDefinition: Definition<ToolState, ToolNode> = {
 
   match(event) {
     const key = keyOf(event);
-    if (key === undefined) return START;
-    return [{ key, role: event.type === 'stream/block-end' ? 'update' : 'start' }];
+    if (key === undefined) return null;
+    return { key, role: event.type === 'stream/block-end' ? 'update' : 'start' };
   },
 
   start(match) {

@@ -123,6 +123,8 @@ const variants: { readonly [K in CallfoldEventType]: Fields } = {
 };
 
 const knownTypes = Object.keys(variants).join(', ');
+/** Error-message labels, made once: validation runs for every delta. */
+const labels = Object.fromEntries(Object.keys(variants).map((type) => [type, `${type} event`]));
 
 function inspect(value: unknown): Problem | undefined {
   try {
@@ -133,7 +135,7 @@ function inspect(value: unknown): Problem | undefined {
     if (typeof type !== 'string' || !Object.hasOwn(variants, type)) {
       return mismatch('event', 'type', `one of ${knownTypes}`, type);
     }
-    return variants[type as CallfoldEventType](value, `${type} event`);
+    return variants[type as CallfoldEventType](value, labels[type] as string);
   } catch (cause) {
     // Only exotic objects get here (a revoked Proxy throws from Array.isArray).
     return { field: '', message: 'event: the value could not be inspected', options: { cause } };
