@@ -1,0 +1,162 @@
+import { Observable } from 'rxjs';
+import type { CallfoldEvent } from '../events/types.js';
+import { Attempt, type Dispatch } from './attempt.js';
+import { type ProviderSource, pumpChunks } from './provider-source.js';
+import { Session } from './session.js';
+
+/**
+ * Options every adapter takes. What every adapter guarantees, whatever the provider:
+ *
+ * 1. Each subscription reads the source once and is one attempt (one model response) with
+ *    a fresh attemptId; an AI SDK stream makes one attempt per step.
+ * 2. While the response streams: `stream/text-delta`, `stream/tool-call-delta` (a call's
+ *    first delta carries its name and callId: the provider's id, else `${attemptId}:${block}`),
+ *    `stream/block-end` with the authoritative full text.
+ * 3. A response that ends normally (the provider's terminal event: `finish_reason`/`[DONE]`,
+ *    `response.completed`, `message_stop`, `finish-step`/`finish`) emits its
+ *    `assistant/message` (blocks in order), a `tool/call` per complete call, then
+ *    `stream/settle`: the rows go from `preparing` to `start` and never disappear. A response
+ *    stopped by its token limit is truncated: its last block, if a call, is not dispatched
+ *    (its arguments were cut) but stays in the message.
+ * 4. A cut stream (the source ends before the terminal event) is an aborted attempt: it
+ *    emits `stream/settle` alone, so its preparing rows withdraw; no `assistant/message` and
+ *    no `tool/call`, not even for calls that had ended (the host retries the response; a
+ *    half response must not run tools). Then the Observable completes.
+ * 5. An error (the provider's error event or HTTP status, data that is not JSON, or the
+ *    source throwing) settles the live attempt the same way, then fails the Observable: with
+ *    a `ProviderStreamError`, or the source's own error unchanged.
+ * 6. Unsubscribing cancels the source (the body's reader, the SDK iterator's `return`) and
+ *    emits nothing more; a host that keeps folding should settle the attempt itself.
+ * 7. Chunks after the terminal event are ignored; unknown chunk types are ignored.
+ */
+export interface AdapterOptions {
+  /**
+   * Numbers the durable events and makes attemptIds. Pass the conversation's Session so that
+   * `seq` keeps increasing across attempts and host results. Default: a new Session per
+   * subscription (its numbers start at 1).
+   */
+  readonly session?: Session;
+  /** The attemptId of the run's (first) attempt. Default: `session.nextAttemptId()`. */
+  readonly attemptId?: string;
+  /**
+   * Who dispatches the calls of a response that ended normally. `'adapter'` (the default):
+   * the adapter emits a `tool/call` for each complete call, then `stream/settle`. `'host'`:
+   * the adapter stops after the `assistant/message`; the host reads its tool-use blocks,
+   * emits `session.call(…)` for each call it dispatches, then `session.settle(attemptId)`.
+   * A cut or failed response is settled by the adapter in both modes.
+   */
+  readonly dispatch?: Dispatch;
+}
+
+/**
+ * One subscription to an adapter: the attempts it opens and whether the provider has sent
+ * its terminal event. Provider-specific folding drives it.
+ */
+export class AdapterRun {
+  readonly session: Session;
+  /** Set by the folder when the provider names the response (or the message). */
+  messageId: string | undefined;
+  readonly #options: AdapterOptions;
+  readonly #emit: (event: CallfoldEvent) => void;
+  #attempt: Attempt | undefined;
+  #attempts = 0;
+  #ended = false;
+
+  constructor(options: AdapterOptions, emit: (event: CallfoldEvent) => void) {
+    this.session = options.session ?? new Session();
+    this.#options = options;
+    this.#emit = emit;
+  }
+
+  /** Emits an event of the run that belongs to no attempt (an AI SDK tool result). */
+  emit(event: CallfoldEvent): void {
+    this.#emit(event);
+  }
+
+  /** The provider sent its terminal event: chunks after it are ignored. */
+  get ended(): boolean {
+    return this.#ended;
+  }
+
+  /** The live attempt, if any. */
+  get live(): Attempt | undefined {
+    return this.#attempt?.live ? this.#attempt : undefined;
+  }
+
+  /** The live attempt, opened on first need. */
+  attempt(): Attempt {
+    const live = this.live;
+    if (live) return live;
+    const attemptId =
+      this.#attempts === 0 && this.#options.attemptId !== undefined
+        ? this.#options.attemptId
+        : this.session.nextAttemptId();
+    this.#attempts += 1;
+    const attempt = new Attempt(
+      attemptId,
+      this.session,
+      this.#options.dispatch ?? 'adapter',
+      this.#emit,
+    );
+    attempt.messageId = this.messageId;
+    this.#attempt = attempt;
+    return attempt;
+  }
+
+  /** The live attempt ended normally (see `Attempt.finish`). */
+  finishAttempt(truncated = false): void {
+    const live = this.live;
+    if (!live) return;
+    live.messageId ??= this.messageId;
+    live.finish(truncated);
+  }
+
+  /** The provider's terminal event: the live attempt ends normally and the run ends. */
+  finish(truncated = false): void {
+    this.finishAttempt(truncated);
+    this.#ended = true;
+  }
+
+  /** The live attempt is abandoned (cut, aborted or failed): it settles without records. */
+  abort(): void {
+    this.live?.abort();
+  }
+
+  /** The provider sent an abort: the live attempt settles without records and the run ends. */
+  stop(): void {
+    this.abort();
+    this.#ended = true;
+  }
+}
+
+/**
+ * Makes an adapter's Observable. Each subscription reads `source` once; `fold` receives each
+ * chunk object (or `DONE`) until the run ends. When the source is exhausted, a live attempt
+ * was cut and settles alone; when reading or folding throws, the live attempt settles, then
+ * the Observable fails with the error. Unsubscribing cancels the source and emits nothing.
+ */
+export function adapt(
+  provider: string,
+  source: ProviderSource,
+  options: AdapterOptions,
+  folder: (run: AdapterRun) => (chunk: unknown) => void,
+): Observable<CallfoldEvent> {
+  return new Observable<CallfoldEvent>((subscriber) => {
+    const run = new AdapterRun(options, (event) => subscriber.next(event));
+    const fold = folder(run);
+    const pump = pumpChunks(source, provider, (chunk) => {
+      if (!run.ended && !subscriber.closed) fold(chunk);
+    });
+    pump.done.then(
+      () => {
+        run.abort();
+        subscriber.complete();
+      },
+      (error: unknown) => {
+        run.abort();
+        subscriber.error(error);
+      },
+    );
+    return () => pump.cancel();
+  });
+}

@@ -1,0 +1,172 @@
+import type { Observable } from 'rxjs';
+import type { CallfoldEvent } from '../events/types.js';
+import { type AdapterOptions, type AdapterRun, adapt } from './adapter-run.js';
+import { DONE, type ProviderSource } from './provider-source.js';
+import { ProviderStreamError } from './provider-stream-error.js';
+import { isRecord } from './read-chunk.js';
+
+const provider = 'ai-sdk-ui-stream';
+
+/**
+ * Translates a Vercel AI SDK v5 UI message stream into CallfoldEvents: the `UIMessageChunk`
+ * objects of `result.toUIMessageStream()` (a ReadableStream or any async iterable), or the
+ * raw SSE of `toUIMessageStreamResponse()` (`data: {chunk}` … `data: [DONE]`).
+ *
+ * - Each step (`start-step` … `finish-step`) is one model response, so one attempt with its
+ *   own attemptId; a stream without steps is one attempt. All steps share the `start`
+ *   chunk's `messageId`.
+ * - `text-*` and `reasoning-*` chunks are text and reasoning blocks (keyed by `id`);
+ *   `tool-input-start` opens a tool block (`toolCallId`, `toolName`), `tool-input-delta`
+ *   streams `inputTextDelta`, `tool-input-available` (or `tool-input-error`) ends it. Its
+ *   text is the joined deltas when they parse to the chunk's `input`, else
+ *   `JSON.stringify(input)` (a string `input` is taken as is).
+ * - `finish-step` ends the step's attempt normally: `assistant/message`, a `tool/call` per
+ *   ended call, `stream/settle`. `finish` and `[DONE]` end the last one (with
+ *   `finishReason: 'length'` truncated). `abort` settles the live step without records and
+ *   ends the run; `error` fails the stream (`ProviderStreamError`).
+ * - `tool-output-available` (final, not `preliminary`) and `tool-output-error` become
+ *   `tool/result` events numbered by the session (`tool-output-denied`: an error result
+ *   with output `'denied'`). The server runs tools inside the step, so a result for a call
+ *   of the live step is held until that step has settled (its `tool/call` must come first);
+ *   if the step is cut or fails, its held results are dropped with it. With
+ *   `dispatch: 'host'` tool outputs are not translated: the host reports its own results.
+ * - Other chunks (sources, files, `data-*`, metadata) are ignored.
+ *
+ * Cut streams, errors and `dispatch` are as for every adapter: see `AdapterOptions`.
+ *
+ * @example
+ * ```ts
+ * const result = streamText({ model, messages, tools });
+ * fromAISDKUIStream(result.toUIMessageStream(), { session }).pipe(assemble()).subscribe(render);
+ * // or, in a browser, from the route that returned toUIMessageStreamResponse():
+ * fromAISDKUIStream(await fetch('/api/chat', { method: 'POST', body })).subscribe(…);
+ * ```
+ */
+export function fromAISDKUIStream(
+  source: ProviderSource,
+  options: AdapterOptions = {},
+): Observable<CallfoldEvent> {
+  return adapt(provider, source, options, (run) => uiStreamFolder(run, options));
+}
+
+interface HeldResult {
+  readonly callId: string;
+  readonly output: unknown;
+  readonly isError: boolean;
+}
+
+function uiStreamFolder(run: AdapterRun, options: AdapterOptions): (chunk: unknown) => void {
+  let held: HeldResult[] = [];
+
+  const flush = () => {
+    const results = held;
+    held = [];
+    for (const { callId, output, isError } of results) {
+      run.emit(run.session.result(callId, output, isError ? true : undefined));
+    }
+  };
+  const result = (callId: unknown, output: unknown, isError: boolean) => {
+    if (options.dispatch === 'host' || typeof callId !== 'string' || callId === '') return;
+    if (run.live?.hasCall(callId)) held.push({ callId, output, isError });
+    else run.emit(run.session.result(callId, output, isError ? true : undefined));
+  };
+  const endCall = (chunk: Record<string, unknown>) => {
+    const attempt = run.attempt();
+    const key = `c:${chunk.toolCallId}`;
+    if (!attempt.named(key)) attempt.tool(key, { id: chunk.toolCallId, name: chunk.toolName });
+    attempt.end(key, inputText(attempt.argsText(key) ?? '', chunk.input));
+  };
+
+  return (chunk) => {
+    if (chunk === DONE) {
+      run.finish();
+      flush();
+      return;
+    }
+    if (!isRecord(chunk) || typeof chunk.type !== 'string') return;
+    switch (chunk.type) {
+      case 'start':
+        if (typeof chunk.messageId === 'string' && chunk.messageId !== '') {
+          run.messageId = chunk.messageId;
+        }
+        break;
+      case 'start-step':
+        run.finishAttempt();
+        flush();
+        run.attempt();
+        break;
+      case 'text-start':
+        run.attempt().open(`t:${chunk.id}`, 'text');
+        break;
+      case 'text-delta':
+        run.attempt().text(`t:${chunk.id}`, chunk.delta);
+        break;
+      case 'text-end':
+        run.attempt().end(`t:${chunk.id}`);
+        break;
+      case 'reasoning-start':
+        run.attempt().open(`r:${chunk.id}`, 'reasoning');
+        break;
+      case 'reasoning-delta':
+        run.attempt().text(`r:${chunk.id}`, chunk.delta, true);
+        break;
+      case 'reasoning-end':
+        run.attempt().end(`r:${chunk.id}`);
+        break;
+      case 'tool-input-start':
+        run.attempt().tool(`c:${chunk.toolCallId}`, { id: chunk.toolCallId, name: chunk.toolName });
+        break;
+      case 'tool-input-delta':
+        run.attempt().tool(`c:${chunk.toolCallId}`, { args: chunk.inputTextDelta });
+        break;
+      case 'tool-input-available':
+      case 'tool-input-error':
+        endCall(chunk);
+        break;
+      case 'tool-output-available':
+        if (chunk.preliminary !== true) result(chunk.toolCallId, chunk.output, false);
+        break;
+      case 'tool-output-error':
+        result(chunk.toolCallId, chunk.errorText, true);
+        break;
+      case 'tool-output-denied':
+        result(chunk.toolCallId, 'denied', true);
+        break;
+      case 'finish-step':
+        run.finishAttempt();
+        flush();
+        break;
+      case 'finish':
+        run.finish(chunk.finishReason === 'length');
+        flush();
+        break;
+      case 'abort':
+        held = [];
+        run.stop();
+        break;
+      case 'error':
+        held = [];
+        throw new ProviderStreamError(
+          provider,
+          typeof chunk.errorText === 'string' ? chunk.errorText : 'stream error',
+          { payload: chunk },
+        );
+      default:
+        break;
+    }
+  };
+}
+
+/** The authoritative argument text: the streamed text when it parses to `input`, else `input` as JSON. */
+function inputText(streamed: string, input: unknown): string {
+  if (typeof input === 'string') return input;
+  if (input === undefined) return streamed;
+  const json = JSON.stringify(input);
+  if (streamed === json) return streamed;
+  try {
+    if (JSON.stringify(JSON.parse(streamed)) === json) return streamed;
+  } catch {
+    // The streamed text is not JSON: the parsed input wins.
+  }
+  return json;
+}

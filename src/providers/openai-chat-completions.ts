@@ -1,0 +1,100 @@
+import type { Observable } from 'rxjs';
+import type { CallfoldEvent } from '../events/types.js';
+import { type AdapterOptions, type AdapterRun, adapt } from './adapter-run.js';
+import { DONE, type ProviderSource } from './provider-source.js';
+import { errorMessage, ProviderStreamError } from './provider-stream-error.js';
+import { field, isRecord, list } from './read-chunk.js';
+
+const provider = 'openai-chat-completions';
+
+/**
+ * Translates an OpenAI Chat Completions stream (`stream: true`) into CallfoldEvents: the
+ * `ChatCompletionChunk`s openai-node yields, or the raw SSE (`data: {chunk}` … `data: [DONE]`).
+ *
+ * - Only choice 0 is read. `delta.content` (and `delta.refusal`) is one text block;
+ *   `delta.reasoning_content` / `delta.reasoning` (DeepSeek, vLLM, OpenRouter) one reasoning
+ *   block; each `delta.tool_calls[i]` is a tool block keyed by its `index`. Blocks are
+ *   numbered in order of first appearance.
+ * - Tool calls: `id` and `function.name` normally come in the first chunk of an index and
+ *   only `function.arguments` after it. Tolerated: a name (or id) in a later chunk,
+ *   arguments before the name (held until it arrives), no id at all (the callId becomes
+ *   `${attemptId}:${block}`), empty argument strings, interleaved indexes, a missing
+ *   `index` (the position in `tool_calls`), and a new id at an index already in use (some
+ *   servers number every parallel call 0): it opens a new call.
+ * - The response ends normally at the first `finish_reason` (or at `[DONE]`). Every block
+ *   ends then (Chat Completions sends no per-block end) with its joined fragments. With
+ *   `finish_reason` `length` or `content_filter` the response is truncated and its last
+ *   block, if a call, is not dispatched.
+ * - A chunk with an `error` member fails the stream (`ProviderStreamError`).
+ *
+ * Cut streams, errors and `dispatch` are as for every adapter: see `AdapterOptions`.
+ *
+ * @example
+ * ```ts
+ * const stream = await openai.chat.completions.create({ model, messages, tools, stream: true });
+ * fromOpenAIChatCompletions(stream, { session }).pipe(assemble()).subscribe(render);
+ * ```
+ */
+export function fromOpenAIChatCompletions(
+  source: ProviderSource,
+  options: AdapterOptions = {},
+): Observable<CallfoldEvent> {
+  return adapt(provider, source, options, chatCompletionsFolder);
+}
+
+function chatCompletionsFolder(run: AdapterRun): (chunk: unknown) => void {
+  /** The current block key of each tool index, and the id it was opened with. */
+  const slots = new Map<number, { key: string; id: string | undefined }>();
+  let opened = 0;
+
+  const slotOf = (index: number, id: unknown): string => {
+    const slot = slots.get(index);
+    const fresh = typeof id === 'string' && id !== '' ? id : undefined;
+    if (slot && (fresh === undefined || slot.id === undefined || slot.id === fresh)) {
+      slot.id ??= fresh;
+      return slot.key;
+    }
+    const key = `tool:${opened++}`;
+    slots.set(index, { key, id: fresh });
+    return key;
+  };
+
+  return (chunk) => {
+    if (chunk === DONE) {
+      run.finish();
+      return;
+    }
+    if (!isRecord(chunk)) return;
+    if (chunk.error !== undefined && chunk.error !== null) {
+      throw new ProviderStreamError(provider, errorMessage(chunk.error, 'stream error'), {
+        payload: chunk,
+      });
+    }
+    const attempt = run.attempt();
+    if (typeof chunk.id === 'string' && chunk.id !== '') attempt.messageId ??= chunk.id;
+    const choice = list(chunk.choices).find((c) => isRecord(c) && (c.index ?? 0) === 0);
+    if (!isRecord(choice)) return;
+    const delta = field(choice, 'delta');
+    if (delta) {
+      const reasoning =
+        typeof delta.reasoning_content === 'string' ? delta.reasoning_content : delta.reasoning;
+      attempt.text('reasoning', reasoning, true);
+      attempt.text('text', delta.content);
+      attempt.text('text', delta.refusal);
+      list(delta.tool_calls).forEach((call, position) => {
+        if (!isRecord(call)) return;
+        const index = typeof call.index === 'number' ? call.index : position;
+        const fn = field(call, 'function');
+        attempt.tool(slotOf(index, call.id), {
+          id: call.id,
+          name: fn?.name,
+          args: fn?.arguments,
+        });
+      });
+    }
+    const reason = choice.finish_reason;
+    if (typeof reason === 'string' && reason !== '') {
+      run.finish(reason === 'length' || reason === 'content_filter');
+    }
+  };
+}

@@ -1,0 +1,41 @@
+/**
+ * A provider stream failed: the provider sent an error event (Anthropic `error`, OpenAI
+ * Responses `error` or `response.failed`, an AI SDK `error` chunk, a Chat Completions chunk
+ * with an `error` member), answered with an HTTP error status, or sent data that is not
+ * JSON. An adapter settles its live attempt first, then fails its Observable with this error.
+ * Errors thrown by the source itself (a network failure, an SDK's `APIError`) are passed on
+ * unchanged.
+ */
+export class ProviderStreamError extends Error {
+  /** The adapter that saw the error, e.g. `'anthropic-messages'`. */
+  readonly provider: string;
+  /** The provider's error payload as received (the error event's data), when there is one. */
+  readonly payload: unknown;
+  /** The HTTP status, when the error is an HTTP error status. */
+  readonly status: number | undefined;
+
+  constructor(
+    provider: string,
+    message: string,
+    details: { payload?: unknown; status?: number; cause?: unknown } = {},
+  ) {
+    super(message, details.cause === undefined ? undefined : { cause: details.cause });
+    this.name = 'ProviderStreamError';
+    this.provider = provider;
+    this.payload = details.payload;
+    this.status = details.status;
+  }
+}
+
+/** The `message` of a provider error payload such as `{ error: { type, message } }`. */
+export function errorMessage(payload: unknown, fallback: string): string {
+  if (typeof payload === 'string' && payload !== '') return payload;
+  if (typeof payload !== 'object' || payload === null) return fallback;
+  const record = payload as Record<string, unknown>;
+  if (typeof record.message === 'string' && record.message !== '') return record.message;
+  if (typeof record.errorText === 'string' && record.errorText !== '') return record.errorText;
+  if (record.error !== undefined && record.error !== payload) {
+    return errorMessage(record.error, fallback);
+  }
+  return fallback;
+}

@@ -1,0 +1,24 @@
+/** Defensive readers for provider chunks: a chunk is untrusted JSON, any field may be missing. */
+
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** `record[key]` when it is an object, else undefined. */
+export function field(
+  record: Record<string, unknown>,
+  key: string,
+): Record<string, unknown> | undefined {
+  const value = record[key];
+  return isRecord(value) ? value : undefined;
+}
+
+/** `value` when it is an array, else an empty one. */
+export function list(value: unknown): readonly unknown[] {
+  return Array.isArray(value) ? value : [];
+}
+
+/** `value` when it is a non-empty string, else undefined. */
+export function text(value: unknown): string | undefined {
+  return typeof value === 'string' && value !== '' ? value : undefined;
+}

@@ -1,0 +1,61 @@
+import { expect } from 'chai';
+import fc from 'fast-check';
+import { type SSEMessage, SSEMessageDecoder } from '../../src/providers/sse-message-decoder.js';
+import { describe, it } from '../harness.js';
+
+function decode(pieces: readonly string[]): SSEMessage[] {
+  const decoder = new SSEMessageDecoder();
+  const out: SSEMessage[] = [];
+  for (const piece of pieces) decoder.push(piece, out);
+  decoder.end(out);
+  return out;
+}
+
+/** `text` cut at the given points. */
+function cut(text: string, points: readonly number[]): string[] {
+  const at = [...new Set(points.map((p) => p % (text.length + 1)))].sort((a, b) => a - b);
+  const pieces: string[] = [];
+  let start = 0;
+  for (const point of at) {
+    pieces.push(text.slice(start, point));
+    start = point;
+  }
+  pieces.push(text.slice(start));
+  return pieces;
+}
+
+const sample =
+  '\uFEFFevent: message_start\r\ndata: {"a":1}\r\n\r\n: keep-alive\n\nid: 7\ndata: one\ndata:two\rretry: 10\r\rdata\n\nevent: ping\ndata: {"type": "ping"}\n\ndata: [DONE]\n';
+
+describe('SSEMessageDecoder', () => {
+  it('follows the event-stream rules: line ends, BOM, comments, multi-line data, empty data', () => {
+    expect(decode([sample])).to.deep.equal([
+      { event: 'message_start', data: '{"a":1}' },
+      { event: 'message', data: 'one\ntwo' },
+      { event: 'message', data: '' },
+      { event: 'ping', data: '{"type": "ping"}' },
+      { event: 'message', data: '[DONE]' },
+    ]);
+  });
+
+  it('gives the same messages for any cut of the text, CRLF split included', () => {
+    const whole = decode([sample]);
+    fc.assert(
+      fc.property(fc.array(fc.nat(), { maxLength: 20 }), (points) => {
+        expect(decode(cut(sample, points))).to.deep.equal(whole);
+      }),
+    );
+    expect(decode(['data: a\r', '\ndata: b\r', '\r', '\n'])).to.deep.equal([
+      { event: 'message', data: 'a\nb' },
+    ]);
+  });
+
+  it('joins a long line that arrives in many pieces', () => {
+    const data = 'x'.repeat(300_000);
+    const pieces = cut(
+      `data: ${data}\n\n`,
+      Array.from({ length: 300 }, (_, i) => i * 1000 + 3),
+    );
+    expect(decode(pieces)).to.deep.equal([{ event: 'message', data }]);
+  });
+});
