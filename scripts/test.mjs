@@ -49,7 +49,7 @@ const layers = {
       name: 'deno',
       cmd: bin('deno'),
       args: ['test', '--allow-read', '--allow-env', '--no-check', '.build/test/'],
-      ignoreDirs: ['.build/test/elements'],
+      ignoreDirs: ['.build/test/elements', '.build/test/node'],
       // Deno counts each top-level describe as a test and its cases as steps.
       count: [/\d+ passed \((\d+) steps\)/, /(\d+) failed/],
     },

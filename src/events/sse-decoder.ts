@@ -1,0 +1,229 @@
+import { Observable } from 'rxjs';
+
+/** One dispatched server-sent event, as the HTML event-stream rules define it. */
+export interface SSEMessage {
+  /** The `event:` field; `'message'` when the message had none. */
+  readonly event: string;
+  /** The `data:` lines joined with `\n`. */
+  readonly data: string;
+  /** The stream's last event ID at this message: the latest `id:` so far, `''` before any. */
+  readonly lastEventId: string;
+}
+
+/** What the SSE readers take: a body stream, a fetch Response, or a promise of either. */
+export type SSEInput =
+  | ReadableStream<Uint8Array>
+  | ResponseLike
+  | PromiseLike<ReadableStream<Uint8Array> | ResponseLike>;
+
+/** The part of a fetch `Response` the readers use. */
+export interface ResponseLike {
+  readonly body: ReadableStream<Uint8Array> | null;
+  readonly ok: boolean;
+  readonly status: number;
+}
+
+/**
+ * An event stream that cannot be read: an HTTP error status, or (from `decodeSSE`) a
+ * message that is not a CallfoldEvent, with the `SyntaxError` or `EventError` as `cause`.
+ */
+export class SSEError extends Error {
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.name = 'SSEError';
+  }
+}
+
+/**
+ * Parses `text/event-stream` text that arrives in chunks cut anywhere, following the HTML
+ * standard's interpretation rules (https://html.spec.whatwg.org/multipage/server-sent-events.html#event-stream-interpretation).
+ *
+ * 1. Lines end in CRLF, LF or CR, a CRLF possibly split between two chunks. One leading
+ *    byte-order mark is dropped.
+ * 2. `:` lines are comments; `data:` lines join with `\n`; `event:` names the message;
+ *    `id:` (without NUL) sets the last event ID, which persists until the next `id:`;
+ *    `retry:` with digits only sets `retry`; other fields are ignored. One space after the
+ *    colon is dropped.
+ * 3. A blank line dispatches: the last event ID takes the value set by `id:`, then a message
+ *    with data lines comes out (a message without any is not dispatched).
+ * 4. A message the stream ends in the middle of is discarded, as a browser does.
+ *
+ * A line arriving in many chunks is joined once, when its end arrives.
+ */
+export class SSEDecoder {
+  #pending: string[] = [];
+  #data: string[] = [];
+  #event = '';
+  #idBuffer = '';
+  #lastEventId = '';
+  #retry: number | undefined;
+  #started = false;
+  /** The previous chunk ended in CR: a LF starting this one belongs to that line end. */
+  #afterCR = false;
+
+  /** The last event ID dispatched: send it as `Last-Event-ID` to resume. */
+  get lastEventId(): string {
+    return this.#lastEventId;
+  }
+
+  /** The reconnection time in milliseconds the server last asked for. */
+  get retry(): number | undefined {
+    return this.#retry;
+  }
+
+  /** Adds a chunk of text; returns the messages it completed, in order. */
+  push(chunk: string): SSEMessage[] {
+    const messages: SSEMessage[] = [];
+    let start = 0;
+    if (!this.#started && chunk.length > 0) {
+      this.#started = true;
+      if (chunk.charCodeAt(0) === 0xfeff) start = 1;
+    }
+    if (this.#afterCR && start < chunk.length) {
+      this.#afterCR = false;
+      if (chunk.charCodeAt(start) === 0x0a) start++;
+    }
+    lineEnd.lastIndex = start;
+    for (let found = lineEnd.exec(chunk); found; found = lineEnd.exec(chunk)) {
+      const end = found.index;
+      let line = chunk.slice(start, end);
+      if (this.#pending.length > 0) {
+        this.#pending.push(line);
+        line = this.#pending.join('');
+        this.#pending = [];
+      }
+      this.#line(line, messages);
+      start = end + 1;
+      if (chunk.charCodeAt(end) === 0x0d) {
+        if (start === chunk.length) this.#afterCR = true;
+        else if (chunk.charCodeAt(start) === 0x0a) start++;
+      }
+      lineEnd.lastIndex = start;
+    }
+    if (start < chunk.length) this.#pending.push(chunk.slice(start));
+    return messages;
+  }
+
+  /** Ends the stream: an unfinished line or message is discarded. */
+  end(): void {
+    this.#pending = [];
+    this.#data = [];
+    this.#event = '';
+    this.#afterCR = false;
+  }
+
+  #line(line: string, messages: SSEMessage[]): void {
+    if (line === '') {
+      this.#dispatch(messages);
+      return;
+    }
+    const colon = line.indexOf(':');
+    if (colon === 0) return;
+    const field = colon === -1 ? line : line.slice(0, colon);
+    const valueStart =
+      colon === -1 ? line.length : colon + (line.charCodeAt(colon + 1) === 0x20 ? 2 : 1);
+    const value = line.slice(valueStart);
+    switch (field) {
+      case 'data':
+        this.#data.push(value);
+        break;
+      case 'event':
+        this.#event = value;
+        break;
+      case 'id':
+        if (!value.includes('\0')) this.#idBuffer = value;
+        break;
+      case 'retry':
+        if (digits.test(value)) this.#retry = Number(value);
+        break;
+    }
+  }
+
+  #dispatch(messages: SSEMessage[]): void {
+    this.#lastEventId = this.#idBuffer;
+    if (this.#data.length > 0) {
+      const data = this.#data.length === 1 ? (this.#data[0] as string) : this.#data.join('\n');
+      messages.push({ event: this.#event || 'message', data, lastEventId: this.#lastEventId });
+      this.#data = [];
+    }
+    this.#event = '';
+  }
+}
+
+const lineEnd = /[\r\n]/g;
+const digits = /^[0-9]+$/;
+
+/**
+ * The messages of an event stream (see `SSEDecoder`), read from a fetch Response, its body,
+ * or a promise of either.
+ *
+ * Bytes are decoded as UTF-8 (a sequence split between chunks is joined; invalid bytes
+ * become U+FFFD). A Response that is not `ok` fails with an `SSEError`; one without a body
+ * completes at once. Unsubscribing cancels the body. A stream can be read once: subscribe
+ * once per Response.
+ *
+ * @example
+ * ```ts
+ * import { readSSE } from 'callfold';
+ * readSSE(fetch('/v1/stream')).subscribe((message) => console.log(message.event, message.data));
+ * ```
+ */
+export function readSSE(input: SSEInput): Observable<SSEMessage> {
+  return new Observable<SSEMessage>((subscriber) => {
+    const decoder = new SSEDecoder();
+    return readText(input).subscribe({
+      next: (text) => {
+        for (const message of decoder.push(text)) {
+          if (subscriber.closed) return;
+          subscriber.next(message);
+        }
+      },
+      error: (error) => subscriber.error(error),
+      complete: () => {
+        decoder.end();
+        subscriber.complete();
+      },
+    });
+  });
+}
+
+/** The decoded text of an SSE input, chunk by chunk. Internal to the SSE readers. */
+export function readText(input: SSEInput): Observable<string> {
+  return new Observable<string>((subscriber) => {
+    let reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
+    let stopped = false;
+    const read = async () => {
+      const stream = bodyOf(await input);
+      if (stream === null) return subscriber.complete();
+      if (stopped) return void stream.cancel().catch(ignore);
+      reader = stream.getReader();
+      // The SSEDecoder drops the byte-order mark itself, exactly once.
+      const utf8 = new TextDecoder('utf-8', { ignoreBOM: true });
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (stopped) return;
+        if (done) break;
+        const text = utf8.decode(value, { stream: true });
+        if (text !== '') subscriber.next(text);
+      }
+      const rest = utf8.decode();
+      if (rest !== '') subscriber.next(rest);
+      subscriber.complete();
+    };
+    read().catch((error: unknown) => subscriber.error(error));
+    return () => {
+      stopped = true;
+      reader?.cancel().catch(ignore);
+    };
+  });
+}
+
+function bodyOf(
+  input: ReadableStream<Uint8Array> | ResponseLike,
+): ReadableStream<Uint8Array> | null {
+  if ('getReader' in input) return input;
+  if (!input.ok) throw new SSEError(`event stream: HTTP status ${input.status}`);
+  return input.body;
+}
+
+function ignore(): void {}

@@ -1,0 +1,20 @@
+/**
+ * Memoizes a list by element identity: returns the list it returned last when `next` holds
+ * the same objects in the same order, otherwise `next`, frozen. With structurally shared
+ * nodes, "same elements" is exactly "nothing selected changed", so a list selector followed
+ * by `distinctUntilChanged()` emits only when a selected node did.
+ */
+export function stableList<T>(): (next: T[]) => readonly T[] {
+  let last: readonly T[] | undefined;
+  return (next) => {
+    if (last && sameElements(last, next)) return last;
+    last = Object.freeze(next);
+    return last;
+  };
+}
+
+function sameElements<T>(a: readonly T[], b: readonly T[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
