@@ -6,6 +6,7 @@ import { Builder, type Conversation } from '../groups/builder.js';
 import { Context } from './context.js';
 import type { Definition } from './definition.js';
 import type { Location, Match, MatchSpec } from './match.js';
+import { Places } from './places.js';
 
 export interface AssemblerOptions {
   /**
@@ -13,7 +14,7 @@ export interface AssemblerOptions {
    * event, the earlier Definition's node comes first). Default: assistant, then tool. Their
    * nodes must be AssistantNodes or ToolNodes for the default Builder.
    */
-  readonly definitions?: readonly Definition<never, AssistantNode | ToolNode>[];
+  readonly definitions?: readonly Definition<unknown, AssistantNode | ToolNode>[];
   /** The clock that stamps events without `at`, in ms since the Unix epoch. Default: Date.now. */
   readonly now?: () => number;
   /**
@@ -57,11 +58,7 @@ export class Assembler {
   /** Contexts holding stream Matches, by attemptId. */
   readonly #live = new Map<string, Set<AnyContext>>();
   readonly #settled = new Set<string>();
-  /** Held durable seqs, ascending, and their Locations. */
-  #seqs: number[] = [];
-  #seqLocations: Location[] = [];
-  #top = 0;
-  #bottom = 0;
+  readonly #places = new Places();
   /** Open Contexts in log order of their opening Match, while `#orderValid`. */
   #order: AnyContext[] = [];
   #orderValid = true;
@@ -69,10 +66,7 @@ export class Assembler {
   #published: Conversation | null = null;
 
   constructor(options: AssemblerOptions = {}) {
-    this.#definitions = (options.definitions ?? [
-      assistantDefinition,
-      toolDefinition,
-    ]) as readonly AnyDefinition[];
+    this.#definitions = options.definitions ?? [assistantDefinition, toolDefinition];
     this.#now = options.now ?? Date.now;
     this.#onError =
       options.onError ??
@@ -102,20 +96,11 @@ export class Assembler {
       }
     }
     const at = this.#now();
-    const held = new Set(this.#seqs);
-    const lowest = this.#seqs[0] ?? Number.POSITIVE_INFINITY;
-    const fresh = events.filter((event) => !held.has(event.seq));
-    const below = fresh.filter((event) => event.seq < lowest).sort((a, b) => a.seq - b.seq);
-    // The common case, a page older than everything held, takes a block of new places below.
-    const base = Math.min(this.#bottom, this.#seqLocations[0] ?? 0) - below.length;
-    this.#bottom = base;
-    this.#seqs = below.map((event) => event.seq).concat(this.#seqs);
-    this.#seqLocations = below.map((_, i) => base + i).concat(this.#seqLocations);
-    for (const [i, event] of below.entries()) this.#fold(event, base + i, event.at ?? at);
-    for (const event of fresh) {
-      if (event.seq < lowest) continue;
-      const location = this.#placeDurable(event.seq);
-      if (location !== undefined) this.#fold(event, location, event.at ?? at);
+    const bySeq = new Map<number, SessionEvent>();
+    for (const event of events) if (!bySeq.has(event.seq)) bySeq.set(event.seq, event);
+    for (const { seq, location } of this.#places.page([...bySeq.keys()])) {
+      const event = bySeq.get(seq) as SessionEvent;
+      this.#fold(event, location, event.at ?? at);
     }
   }
 
@@ -145,38 +130,11 @@ export class Assembler {
       this.#settled.add(event.attemptId);
       this.#withdraw(event.attemptId);
     } else if (isStreamEvent(event)) {
-      if (!this.#settled.has(event.attemptId)) this.#fold(event, ++this.#top, at);
+      if (!this.#settled.has(event.attemptId)) this.#fold(event, this.#places.live(), at);
     } else {
-      const location = this.#placeDurable(event.seq);
+      const location = this.#places.durable(event.seq);
       if (location !== undefined) this.#fold(event, location, event.at ?? at);
     }
-  }
-
-  /** Where a durable event goes by its seq; undefined when that seq is already held. */
-  #placeDurable(seq: number): Location | undefined {
-    const seqs = this.#seqs;
-    const last = seqs[seqs.length - 1];
-    if (last === undefined || seq > last) {
-      seqs.push(seq);
-      this.#seqLocations.push(++this.#top);
-      return this.#top;
-    }
-    let low = 0;
-    let high = seqs.length;
-    while (low < high) {
-      const mid = (low + high) >>> 1;
-      if ((seqs[mid] as number) < seq) low = mid + 1;
-      else high = mid;
-    }
-    if (seqs[low] === seq) return undefined;
-    const next = this.#seqLocations[low] as number;
-    const previous =
-      low > 0 ? (this.#seqLocations[low - 1] as number) : Math.min(this.#bottom, next) - 1;
-    if (low === 0) this.#bottom = previous;
-    const location = low > 0 ? (previous + next) / 2 : previous;
-    seqs.splice(low, 0, seq);
-    this.#seqLocations.splice(low, 0, location);
-    return location;
   }
 
   #fold(event: CallfoldEvent, location: Location, at: number): void {

@@ -103,8 +103,13 @@ function fold(state: ToolState, match: Match): ToolState {
  * records. Keeping the published ones keeps the node, and every answer already read.
  */
 function keepPublished(state: ToolState, previous: ToolNode): void {
-  if (state.args && state.args !== previous.args && previous.args.absorb(state.args)) {
-    state.args = previous.args;
+  const published = previous.args;
+  if (state.args && state.args !== published) {
+    // A reader whose text the new one continues absorbs it; a closed reader of the same
+    // final text (object arguments included) simply stays.
+    const sameText =
+      state.argsRaw !== null && state.argsRaw === previous.argsRaw && published.closed();
+    if (sameText || published.absorb(state.args)) state.args = published;
   }
   const { call, result } = previous;
   if (call && state.call && call.name === state.call.name && call.argsRaw === state.call.argsRaw) {
@@ -118,6 +123,10 @@ function keepPublished(state: ToolState, previous: ToolNode): void {
   ) {
     state.result = result;
   }
+  // Times come from the earliest evidence seen, live or durable.
+  if (previous.startedAt !== undefined)
+    state.startedAt = Math.min(state.startedAt, previous.startedAt);
+  state.firstTokenAt ??= previous.firstTokenAt;
 }
 
 function keyOf(event: CallfoldEvent): string | undefined {

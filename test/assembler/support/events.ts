@@ -1,0 +1,139 @@
+/**
+ * Short builders for the events the Assembler tests push, and an Assembler with a fixed clock
+ * whose `onError` reports are collected instead of printed.
+ */
+import { Assembler, type AssemblerOptions } from '../../../src/assembler/assembler.js';
+import type { AssistantNode } from '../../../src/definitions/assistant-definition.js';
+import type { ToolNode } from '../../../src/definitions/tool-definition.js';
+import type {
+  AssistantMessageEvent,
+  BlockEndEvent,
+  MessageBlock,
+  SettleEvent,
+  TextDeltaEvent,
+  ToolCallDeltaEvent,
+  ToolCallEvent,
+  ToolResultEvent,
+  TurnEvent,
+} from '../../../src/events/types.js';
+import type { Conversation, GroupNode } from '../../../src/groups/builder.js';
+
+export function textDelta(
+  attemptId: string,
+  block: number,
+  text: string,
+  reasoning?: boolean,
+): TextDeltaEvent {
+  return reasoning === undefined
+    ? { type: 'stream/text-delta', attemptId, block, text }
+    : { type: 'stream/text-delta', attemptId, block, text, reasoning };
+}
+
+/** A tool-call delta; `name` only when given. */
+export function toolDelta(
+  attemptId: string,
+  block: number,
+  callId: string,
+  args: string,
+  name?: string,
+): ToolCallDeltaEvent {
+  return name === undefined
+    ? { type: 'stream/tool-call-delta', attemptId, block, callId, args }
+    : { type: 'stream/tool-call-delta', attemptId, block, callId, name, args };
+}
+
+/** A block end; a tool block's when `callId` is given. */
+export function blockEnd(
+  attemptId: string,
+  block: number,
+  text: string,
+  callId?: string,
+): BlockEndEvent {
+  return callId === undefined
+    ? { type: 'stream/block-end', attemptId, block, text }
+    : { type: 'stream/block-end', attemptId, block, callId, text };
+}
+
+export function settle(attemptId: string): SettleEvent {
+  return { type: 'stream/settle', attemptId };
+}
+
+export function message(
+  seq: number,
+  attemptId: string,
+  blocks: MessageBlock[],
+  messageId = `m-${attemptId}`,
+): AssistantMessageEvent {
+  return { type: 'assistant/message', seq, messageId, attemptId, blocks };
+}
+
+export function call(
+  seq: number,
+  callId: string,
+  name: string,
+  args: string | Record<string, unknown>,
+): ToolCallEvent {
+  return { type: 'tool/call', seq, callId, name, args };
+}
+
+export function result(
+  seq: number,
+  callId: string,
+  output: unknown,
+  isError?: boolean,
+): ToolResultEvent {
+  return isError === undefined
+    ? { type: 'tool/result', seq, callId, output }
+    : { type: 'tool/result', seq, callId, output, isError };
+}
+
+export function turn(type: 'turn/start' | 'turn/end', seq: number, turnId: string): TurnEvent {
+  return { type, seq, turnId };
+}
+
+/** What the fixed clock reads: every event without `at` is stamped with it. */
+export const NOW = 1_700_000_000_000;
+
+export interface Reported {
+  readonly error: unknown;
+  readonly definition: string;
+  readonly key: string;
+}
+
+/** An Assembler with a fixed clock; what it reports through `onError` lands in `errors`. */
+export function assembler(options: Omit<AssemblerOptions, 'onError' | 'now'> = {}): {
+  readonly assembler: Assembler;
+  readonly errors: Reported[];
+} {
+  const errors: Reported[] = [];
+  const instance = new Assembler({
+    ...options,
+    now: () => NOW,
+    onError: (error, definition, key) => errors.push({ error, definition, key }),
+  });
+  return { assembler: instance, errors };
+}
+
+/** The published tool node of `callId`; fails when there is none. */
+export function toolOf(conversation: Conversation, callId: string): ToolNode {
+  const node = conversation.tools.get(callId);
+  if (!node) throw new Error(`no tool node for ${callId}`);
+  return node;
+}
+
+export function groups(conversation: Conversation): GroupNode[] {
+  return conversation.items.filter((item): item is GroupNode => item.kind === 'group');
+}
+
+export function assistants(conversation: Conversation): AssistantNode[] {
+  return conversation.items.filter((item): item is AssistantNode => item.kind === 'assistant');
+}
+
+/** The items as short labels: `assistant:<id>` or `group:<callId>,<callId>…`. */
+export function outline(conversation: Conversation): string[] {
+  return conversation.items.map((item) =>
+    item.kind === 'assistant'
+      ? `assistant:${item.id}`
+      : `group:${item.tools.map((tool) => tool.callId).join(',')}`,
+  );
+}
