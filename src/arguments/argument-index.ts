@@ -30,6 +30,9 @@ enum At {
 }
 
 const QUOTE = 0x22;
+/** A key with a backslash or a control character goes through JSON.parse; others are literal. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters make a key invalid.
+const NEEDS_DECODING = /[\\\u0000-\u001f]/;
 const BACKSLASH = 0x5c;
 
 function isSpace(code: number): boolean {
@@ -78,6 +81,13 @@ export class ArgumentIndex {
   private keyStart = 0;
   private keyEnd = 0;
   private field: Field | null = null;
+  /**
+   * The next backslash in the chunk starting at `slashBase`, at or after the last search's
+   * start (-1: none to the chunk's end). Reused across strings, so a chunk holding many short
+   * strings and no backslash is searched once, not once per string.
+   */
+  private slashBase = -1;
+  private slash = -1;
   private finished = false;
 
   constructor(source: ArgumentSource, sealed: boolean) {
@@ -293,6 +303,7 @@ export class ArgumentIndex {
 
   private decodeKey(): string {
     const raw = this.source.slice(this.keyStart, this.keyEnd);
+    if (!NEEDS_DECODING.test(raw)) return raw.slice(1, -1);
     try {
       return JSON.parse(raw) as string;
     } catch (error) {
@@ -329,7 +340,7 @@ export class ArgumentIndex {
       i++;
     }
     let quote = s.indexOf('"', i);
-    let slash = s.indexOf('\\', i);
+    let slash = this.nextSlash(s, i, base);
     for (;;) {
       if (slash === -1 || (quote !== -1 && quote < slash)) return quote === -1 ? -1 : quote + 1;
       if (field && field.firstEscape === -1) field.firstEscape = base + slash;
@@ -338,9 +349,16 @@ export class ArgumentIndex {
         return -1;
       }
       i = slash + 2;
-      slash = s.indexOf('\\', i);
+      slash = this.nextSlash(s, i, base);
       if (quote !== -1 && quote < i) quote = s.indexOf('"', i);
     }
+  }
+
+  private nextSlash(s: string, from: number, base: number): number {
+    if (this.slashBase === base && (this.slash === -1 || this.slash >= from)) return this.slash;
+    this.slashBase = base;
+    this.slash = s.indexOf('\\', from);
+    return this.slash;
   }
 
   /** Skips the inside of an object or array value; returns where scanning stopped. */

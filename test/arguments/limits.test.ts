@@ -1,0 +1,164 @@
+/**
+ * Sizes a model can produce and a recursive or eager reader cannot survive: a million nested
+ * brackets, a 50 MiB string, a million escapes, a hundred thousand keys.
+ */
+import { expect } from 'chai';
+import { PartialArguments } from '../../src/arguments/partial-arguments.js';
+import { describe, it } from '../harness.js';
+import { fragment } from './support/json-text.js';
+import { work } from './support/work.js';
+
+const KiB = 1024;
+const MiB = 1024 * KiB;
+const depth = 1_000_000;
+
+function streamed(text: string, size: number, readEach?: (view: PartialArguments) => void) {
+  const view = PartialArguments.streaming();
+  for (const piece of fragment(text, [size])) {
+    view.append(piece);
+    readEach?.(view);
+  }
+  return view;
+}
+
+function expectDeepIndexed(view: PartialArguments, kind: 'array' | 'object'): void {
+  expect(view.has('deep')).to.equal(true);
+  expect(view.kind('deep')).to.equal(kind);
+  expect(view.complete('deep')).to.equal(true);
+  expect(view.value('after')).to.equal(1);
+  expect(view.complete()).to.equal(true);
+  expect(view.closed()).to.equal(true);
+  expect(view.invalid).to.equal(null);
+}
+
+describe('PartialArguments indexes a million nested brackets without recursion', () => {
+  const arrays = `{"deep": ${'['.repeat(depth)}${']'.repeat(depth)}, "after": 1}`;
+  const objects = `{"deep": ${'{"a":'.repeat(depth)}"x"${'}'.repeat(depth)}, "after": 1}`;
+  const mixed = `{"deep": ${'[{"a":'.repeat(depth / 2)}0${'}]'.repeat(depth / 2)}, "after": 1}`;
+
+  for (const [name, text, kind] of [
+    ['arrays', arrays, 'array'],
+    ['objects', objects, 'object'],
+    ['arrays and objects', mixed, 'array'],
+  ] as const) {
+    it(`${name}: whole text, and streamed in 64 KiB fragments read after each`, () => {
+      const started = Date.now();
+      expectDeepIndexed(PartialArguments.fromText(text), kind);
+      // A linear scan of these few MiB takes milliseconds; this bound only catches blow-ups.
+      expect(Date.now() - started, 'milliseconds to index the whole text').to.be.below(10_000);
+      const view = streamed(text, 64 * KiB, (v) => v.has('after'));
+      expectDeepIndexed(view, kind);
+      expect(view.seal(text)).to.equal(view);
+      expectDeepIndexed(view, kind);
+    });
+  }
+
+  it('reading the shape of a deep value parses nothing', () => {
+    const view = PartialArguments.fromText(arrays);
+    const { parsed } = work(() => [view.kind('deep'), view.complete('deep'), view.has('after')]);
+    expect(parsed).to.equal(0);
+  });
+
+  it('an unclosed million-deep value is invalid once sealed, and no read throws', () => {
+    const text = `{"after": 1, "deep": ${'['.repeat(depth)}`;
+    const view = streamed(text, 64 * KiB, (v) => v.has('missing'));
+    expect(view.complete('deep')).to.equal(false);
+    expect(view.closed()).to.equal(false);
+    expect(view.invalid).to.equal(null);
+    const sealed = view.seal(text);
+    expect(sealed).to.equal(view);
+    expect(sealed.has('missing')).to.equal(false);
+    expect(sealed.value('after')).to.equal(1);
+    expect(sealed.value('deep')).to.equal(undefined);
+    expect(sealed.invalid).to.be.instanceOf(Error);
+    expect(sealed.closed()).to.equal(true);
+  });
+});
+
+describe('PartialArguments measures a huge string from offsets', () => {
+  // 64 characters, structural ones included, no quote, backslash or control character.
+  const chunk = 'The quick brown fox {jumps} over [the] lazy dog, 0123456789: ok.';
+  const size = 50 * MiB;
+  const content = chunk.repeat(size / chunk.length);
+  const text = `{"file_path":"/tmp/big.txt","content":"${content}","after":true}`;
+
+  it('a 50 MiB string streamed in 64 KiB fragments answers stringLength exactly', () => {
+    expect(content.length).to.equal(size);
+    const lengths: number[] = [];
+    const { result: view, decoded } = work(() =>
+      streamed(text, 64 * KiB, (v) => {
+        const length = v.stringLength('content', { step: KiB });
+        if (length !== undefined) lengths.push(length);
+      }),
+    );
+    expect(view.stringLength('content')).to.equal(size);
+    expect(view.stringLength('content', { step: KiB })).to.equal(size);
+    expect(view.text('file_path')).to.equal('/tmp/big.txt');
+    expect(view.value('after')).to.equal(true);
+    expect(lengths.every((n) => n % KiB === 0)).to.equal(true);
+    expect(lengths.at(-1)).to.equal(size);
+    expect(decoded, 'characters walked for lengths of an escape-free string').to.be.below(64 * KiB);
+  });
+
+  it('a 50 MiB string read whole answers stringLength exactly without walking it', () => {
+    const view = PartialArguments.fromText(text);
+    const { result, decoded } = work(() => view.stringLength('content'));
+    expect(result).to.equal(size);
+    expect(decoded).to.be.below(64 * KiB);
+  });
+
+  it('a string with escapes is walked once, however often its length is read', () => {
+    // 64 raw characters with every kind of escape.
+    const escaped = 'line \\"one\\"\\n\\ttab \\\\ slash \\u00e9\\ud83d\\ude00 end {[,:]}......';
+    expect(escaped.length).to.equal(64);
+    const decodedChunk = JSON.parse(`"${escaped}"`) as string;
+    const repeats = (8 * MiB) / escaped.length;
+    const body = escaped.repeat(repeats);
+    const escapedText = `{"content":"${body}","after":1}`;
+    const { result: view, decoded } = work(() =>
+      streamed(escapedText, 64 * KiB + 3, (v) => v.stringLength('content', { step: KiB })),
+    );
+    expect(view.stringLength('content')).to.equal(decodedChunk.length * repeats);
+    expect(view.value('after')).to.equal(1);
+    expect(decoded, 'the cursor walks the escaped string').to.be.at.least(body.length * 0.9);
+    expect(decoded, 'each raw character is walked about once').to.be.at.most(body.length * 2);
+  });
+
+  it('a million escaped backslashes keep their parity across fragment boundaries', () => {
+    const backslashes = '\\\\'.repeat(depth);
+    const tricky = `{"a":"${backslashes}","b":1,"c":"\\"${backslashes}\\""}`;
+    for (const size of [4097, 64 * KiB + 1]) {
+      const view = streamed(tricky, size, (v) => v.has('zzz'));
+      expect(view.value('b'), `fragments of ${size}`).to.equal(1);
+      expect(view.stringLength('a'), `fragments of ${size}`).to.equal(depth);
+      expect(view.stringLength('c'), `fragments of ${size}`).to.equal(depth + 2);
+      expect(view.complete()).to.equal(true);
+    }
+  });
+});
+
+describe('PartialArguments finds any of many keys', () => {
+  const count = 200_000;
+  const text = `{${Array.from({ length: count }, (_, i) => `"k${i}":${i}`).join(',')}}`;
+
+  for (const [name, make] of [
+    ['whole', () => PartialArguments.fromText(text)],
+    ['streamed in 4 KiB fragments, read once at the end', () => streamed(text, 4 * KiB)],
+    [
+      'streamed in 4 KiB fragments, read after each',
+      () => streamed(text, 4 * KiB, (v) => v.has('zzz')),
+    ],
+  ] as const) {
+    it(`two hundred thousand keys, ${name}`, () => {
+      const started = Date.now();
+      const view = make();
+      expect(view.value('k0')).to.equal(0);
+      expect(view.value(`k${count - 1}`)).to.equal(count - 1);
+      expect(view.value(`k${count >> 1}`)).to.equal(count >> 1);
+      expect(view.has(`k${count}`)).to.equal(false);
+      expect(view.closed()).to.equal(true);
+      // Linear indexing of these 3 MiB takes well under a second; this only catches blow-ups.
+      expect(Date.now() - started, 'milliseconds to index').to.be.below(3_000);
+    });
+  }
+});
