@@ -9,6 +9,23 @@ export {
   assistantDefinition,
 } from './definitions/assistant-definition.js';
 export { type ToolNode, type ToolStage, toolDefinition } from './definitions/tool-definition.js';
+export { type RecordTranscriptOptions, recordTranscript } from './events/record.js';
+export { type ReplayTranscriptOptions, replayTranscript } from './events/replay.js';
+export {
+  type DecodeSSEOptions,
+  decodeSSE,
+  encodeSSE,
+  encodeSSEStream,
+  parseLastEventId,
+} from './events/sse.js';
+export {
+  type ResponseLike,
+  readSSE,
+  SSEDecoder,
+  SSEError,
+  type SSEInput,
+  type SSEMessage,
+} from './events/sse-decoder.js';
 export {
   decodeTranscript,
   encodeTranscript,
@@ -37,5 +54,89 @@ export type {
 } from './events/types.js';
 export { isDurableEvent, isStreamEvent } from './events/types.js';
 export { EventError, isCallfoldEvent, parseEvent } from './events/validate.js';
-export { Builder, type Conversation, type GroupNode } from './groups/builder.js';
-export type { ToolCategory } from './groups/categories.js';
+export {
+  Builder,
+  type BuilderOptions,
+  type Conversation,
+  type GroupNode,
+} from './groups/builder.js';
+export {
+  categoryOf,
+  type ToolCategory,
+  toolCategories,
+  toolClassifier,
+} from './groups/categories.js';
+export { toolDetail } from './groups/detail.js';
+export { detailText } from './groups/detail-text.js';
+export {
+  type CategoryCount,
+  englishPhrase,
+  englishSummary,
+  type SummaryFormatter,
+} from './groups/summary.js';
+export type { AdapterOptions } from './providers/adapter-run.js';
+export { fromAISDKUIStream } from './providers/ai-sdk-ui-stream.js';
+export { fromAnthropicMessages } from './providers/anthropic-messages.js';
+export type { Dispatch } from './providers/attempt.js';
+export { fromOpenAIChatCompletions } from './providers/openai-chat-completions.js';
+export { fromOpenAIResponses } from './providers/openai-responses.js';
+export { DONE, type ProviderSource } from './providers/provider-source.js';
+export { ProviderStreamError } from './providers/provider-stream-error.js';
+export {
+  createSession,
+  Session,
+  type SessionOptions,
+  type UnnumberedEvent,
+} from './providers/session.js';
+export { type AssembleOptions, assemble } from './rx/assemble.js';
+export {
+  type AssembleInput,
+  type AssemblerCommand,
+  type PrependCommand,
+  prependCommand,
+  type ReconnectCommand,
+  reconnectCommand,
+} from './rx/assembler-command.js';
+export { publicationScheduler } from './rx/publication-scheduler.js';
+export { selectActiveTools } from './rx/select-active-tools.js';
+export { selectGroups } from './rx/select-groups.js';
+export { selectTool } from './rx/select-tool.js';
+export {
+  type BuiltinToolName,
+  builtinTools,
+  orderingSentence,
+  runCodeTool,
+} from './schema/builtin-tools.js';
+export { defineTool, type ToolArguments, type ToolSchema } from './schema/define-tool.js';
+export {
+  type AISDKValidation,
+  type AnthropicTool,
+  type OpenAIChatTool,
+  type OpenAIResponsesTool,
+  type OpenAIToolOptions,
+  type ToolLike,
+  toAISDKTool,
+  toAnthropicTool,
+  toOpenAIChatTool,
+  toOpenAIResponsesTool,
+} from './schema/formats.js';
+export type { JsonSchema, JsonType, ObjectJsonSchema } from './schema/json-schema.js';
+export {
+  type ArgumentsOf,
+  type ArrayOptions,
+  type NumberOptions,
+  type Parameter,
+  type ParameterKind,
+  type ParameterMap,
+  param,
+  type StringOptions,
+  type ValueOf,
+} from './schema/parameters.js';
+export {
+  ArgumentsError,
+  parseArguments,
+  type ValidateOptions,
+  type Validation,
+  type ValidationIssue,
+  validateArguments,
+} from './schema/validate.js';

@@ -2,7 +2,7 @@ import { type AssistantNode, assistantDefinition } from '../definitions/assistan
 import { type ToolNode, toolDefinition } from '../definitions/tool-definition.js';
 import { type CallfoldEvent, isStreamEvent, type SessionEvent } from '../events/types.js';
 import { EventError, parseEvent } from '../events/validate.js';
-import { Builder, type Conversation } from '../groups/builder.js';
+import { Builder, type BuilderOptions, type Conversation } from '../groups/builder.js';
 import { Context } from './context.js';
 import type { Definition } from './definition.js';
 import type { Location, Match, MatchSpec } from './match.js';
@@ -15,6 +15,8 @@ export interface AssemblerOptions {
    * nodes must be AssistantNodes or ToolNodes for the default Builder.
    */
   readonly definitions?: readonly Definition<unknown, AssistantNode | ToolNode>[];
+  /** Tool-name mappings and the summary wording of groups (see BuilderOptions). */
+  readonly groups?: BuilderOptions;
   /** The clock that stamps events without `at`, in ms since the Unix epoch. Default: Date.now. */
   readonly now?: () => number;
   /**
@@ -62,12 +64,13 @@ export class Assembler {
   /** Open Contexts in log order of their opening Match, while `#orderValid`. */
   #order: AnyContext[] = [];
   #orderValid = true;
-  readonly #builder = new Builder();
+  readonly #builder: Builder;
   #published: Conversation | null = null;
 
   constructor(options: AssemblerOptions = {}) {
     this.#definitions = options.definitions ?? [assistantDefinition, toolDefinition];
     this.#now = options.now ?? Date.now;
+    this.#builder = new Builder(options.groups);
     this.#onError =
       options.onError ??
       ((error, definition, key) => console.warn(`callfold: ${definition} "${key}":`, error));

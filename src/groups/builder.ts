@@ -1,6 +1,8 @@
 import type { AssistantNode } from '../definitions/assistant-definition.js';
 import type { ToolNode } from '../definitions/tool-definition.js';
-import { categoryOf, type ToolCategory } from './categories.js';
+import { type ToolCategory, toolClassifier } from './categories.js';
+import { toolDetail } from './detail.js';
+import { type CategoryCount, englishSummary, type SummaryFormatter } from './summary.js';
 
 /** A maximal run of consecutive tool nodes, counted by category. Frozen. */
 export interface GroupNode {
@@ -9,10 +11,10 @@ export interface GroupNode {
   readonly id: string;
   readonly tools: readonly ToolNode[];
   /** In first-seen order. */
-  readonly counts: readonly { readonly category: ToolCategory; readonly count: number }[];
-  /** E.g. "Read 3 files · Ran 2 commands". */
+  readonly counts: readonly CategoryCount[];
+  /** E.g. "Read 3 files · Ran 2 commands" (`BuilderOptions.summary`). */
   readonly summary: string;
-  /** One line about the latest tool. */
+  /** One line about the latest tool (`toolDetail`). */
   readonly detail: string;
 }
 
@@ -22,22 +24,59 @@ export interface Conversation {
   readonly tools: ReadonlyMap<string, ToolNode>;
 }
 
+export interface BuilderOptions {
+  /**
+   * More tool names and their categories, e.g. `{ deploy_app: 'bash' }`. Keys match like the
+   * built-in names (case, `_`, `-` and spaces ignored) and win over them.
+   */
+  readonly categories?: Readonly<Record<string, ToolCategory>>;
+  /** The group header from its counts; default `englishSummary`. Called only when counts change. */
+  readonly summary?: SummaryFormatter;
+}
+
 function sameNodes<T>(a: readonly T[], b: readonly T[]): boolean {
   if (a.length !== b.length) return false;
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
   return true;
 }
 
+function sameCounts(a: readonly CategoryCount[], b: readonly CategoryCount[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) {
+    const x = a[i] as CategoryCount;
+    const y = b[i] as CategoryCount;
+    if (x.category !== y.category || x.count !== y.count) return false;
+  }
+  return true;
+}
+
 /**
- * Builds the Conversation from the published nodes in log order. A group is a maximal run of
- * consecutive tool nodes; any assistant node (published only with text or reasoning) ends a
- * run. The Builder looks at node kinds and tool names, never at stages. Structure is shared:
- * a group whose tools are the same objects is the same group object, and the Conversation,
- * its `items` and its `tools` map are reused when nothing in them changed.
+ * Builds the Conversation from the published nodes in log order.
+ *
+ * 1. A group is a maximal run of consecutive tool nodes, whatever their stage (from
+ *    preparation on); an assistant node, published only with text or reasoning, ends a run.
+ *    The Builder reads node kinds, tool names and, for the detail, the latest tool's
+ *    arguments; never stages.
+ * 2. Structure is shared: a group whose tools are the same objects is the same group object;
+ *    counts and summary are reused while the counts are equal; the Conversation, its `items`
+ *    and its `tools` map are reused when nothing in them changed.
+ * 3. A group's detail is computed only for a latest tool node not seen before. A tool node is
+ *    replaced exactly when an argument answer someone read changed, and the detail reads
+ *    through the same reader, so a kept node keeps its detail.
  */
 export class Builder {
+  /** The category of a tool name, with this Builder's extra names. */
+  readonly categoryOf: (name: string) => ToolCategory;
+  readonly #summary: SummaryFormatter;
+  readonly #details = new WeakMap<ToolNode, string>();
   #groups = new Map<string, GroupNode>();
   #conversation: Conversation = Object.freeze({ items: Object.freeze([]), tools: new Map() });
+
+  /** Throws a RangeError when `options.categories` maps a name to an unknown category. */
+  constructor(options: BuilderOptions = {}) {
+    this.categoryOf = toolClassifier(options.categories);
+    this.#summary = options.summary ?? englishSummary;
+  }
 
   build(nodes: readonly (AssistantNode | ToolNode)[]): Conversation {
     const items: (AssistantNode | GroupNode)[] = [];
@@ -79,20 +118,31 @@ export class Builder {
     const id = (run[0] as ToolNode).callId;
     const previous = this.#groups.get(id);
     if (previous && sameNodes(previous.tools, run)) return previous;
-    const counts: { category: ToolCategory; count: number }[] = [];
+    const tally: { category: ToolCategory; count: number }[] = [];
     for (const tool of run) {
-      const category = categoryOf(tool.name);
-      const entry = counts.find((c) => c.category === category);
+      const category = this.categoryOf(tool.name);
+      const entry = tally.find((c) => c.category === category);
       if (entry) entry.count++;
-      else counts.push({ category, count: 1 });
+      else tally.push({ category, count: 1 });
     }
+    const same = previous !== undefined && sameCounts(previous.counts, tally);
+    const counts = same ? previous.counts : Object.freeze(tally.map((c) => Object.freeze(c)));
     return Object.freeze({
       kind: 'group',
       id,
       tools: Object.freeze(run),
-      counts: Object.freeze(counts.map((c) => Object.freeze(c))),
-      summary: `${run.length} tool ${run.length === 1 ? 'call' : 'calls'}`,
-      detail: '',
+      counts,
+      summary: same ? previous.summary : this.#summary(counts),
+      detail: this.#detail(run[run.length - 1] as ToolNode),
     });
+  }
+
+  #detail(tool: ToolNode): string {
+    let detail = this.#details.get(tool);
+    if (detail === undefined) {
+      detail = toolDetail(tool, this.categoryOf(tool.name));
+      this.#details.set(tool, detail);
+    }
+    return detail;
   }
 }

@@ -1,0 +1,14 @@
+/**
+ * Work counters for groups, for tests and benchmarks that guard the detail's bounded cost.
+ *
+ * Not part of the public API (not re-exported from the package index). Each counter only
+ * grows; read it before and after the operation under test.
+ */
+export const groupProbe = {
+  /** Grapheme clusters visited through `graphemes()`. */
+  segments: 0,
+  /** Segmentation passes: calls of `graphemes()`. */
+  passes: 0,
+  /** Tool details computed (by the Builder or by a direct call). */
+  details: 0,
+};
