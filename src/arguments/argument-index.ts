@@ -87,6 +87,7 @@ export class ArgumentIndex {
    * strings and no backslash is searched once, not once per string.
    */
   private slashBase = -1;
+  private slashGeneration = -1;
   private slash = -1;
   private finished = false;
 
@@ -355,8 +356,16 @@ export class ArgumentIndex {
   }
 
   private nextSlash(s: string, from: number, base: number): number {
-    if (this.slashBase === base && (this.slash === -1 || this.slash >= from)) return this.slash;
+    const { generation } = this.source;
+    if (
+      this.slashBase === base &&
+      this.slashGeneration === generation &&
+      (this.slash === -1 || this.slash >= from)
+    ) {
+      return this.slash;
+    }
     this.slashBase = base;
+    this.slashGeneration = generation;
     this.slash = s.indexOf('\\', from);
     return this.slash;
   }

@@ -14,6 +14,8 @@ export class ArgumentSource {
   joined = 0;
   /** Length of everything received, joined or pending. */
   received = 0;
+  /** Changes when `adopt` replaces the chunks, so caches keyed by chunk offset can tell. */
+  generation = 0;
 
   static of(text: string): ArgumentSource {
     const source = new ArgumentSource();
@@ -67,6 +69,7 @@ export class ArgumentSource {
     this.pending = [];
     this.joined = text.length;
     this.received = text.length;
+    this.generation++;
   }
 
   /** Index of the chunk holding global offset `at` (which must be < joined). */

@@ -104,12 +104,22 @@ export class SSEDecoder {
     return messages;
   }
 
-  /** Ends the stream: an unfinished line or message is discarded. */
-  end(): void {
+  /**
+   * Ends the stream. An unfinished line or message is discarded, as a browser does; with
+   * `flush`, a last message that has data but no blank line after it is dispatched and
+   * returned instead (some servers close right after their last `data:` line).
+   */
+  end(options: { flush?: boolean } = {}): SSEMessage[] {
+    const messages: SSEMessage[] = [];
+    if (options.flush) {
+      if (this.#pending.length > 0) this.#line(this.#pending.join(''), messages);
+      this.#dispatch(messages);
+    }
     this.#pending = [];
     this.#data = [];
     this.#event = '';
     this.#afterCR = false;
+    return messages;
   }
 
   #line(line: string, messages: SSEMessage[]): void {

@@ -1,5 +1,5 @@
+import { SSEDecoder, type SSEMessage } from '../events/sse-decoder.js';
 import { ProviderStreamError } from './provider-stream-error.js';
-import { type SSEMessage, SSEMessageDecoder } from './sse-message-decoder.js';
 
 /** The part of a fetch `Response` an adapter reads. Any runtime's `Response` fits. */
 export interface ResponseLike {
@@ -135,7 +135,7 @@ class ChunkDecoder {
   readonly #provider: string;
   readonly #onChunk: (chunk: unknown) => void;
   #text: TextDecoder | undefined;
-  #sse: SSEMessageDecoder | undefined;
+  #sse: SSEDecoder | undefined;
   readonly #messages: SSEMessage[] = [];
 
   constructor(provider: string, onChunk: (chunk: unknown) => void) {
@@ -158,14 +158,16 @@ class ChunkDecoder {
     if (this.#text) this.#sseText(this.#text.decode());
     if (this.#sse) {
       this.#flush();
-      this.#sse.end(this.#messages);
+      // A last message without its blank line is kept; if its data is not JSON the body
+      // was cut inside it, and #flush drops it.
+      this.#messages.push(...this.#sse.end({ flush: true }));
       this.#flush(true);
     }
   }
 
   #sseText(text: string): void {
-    this.#sse ??= new SSEMessageDecoder();
-    this.#sse.push(text, this.#messages);
+    this.#sse ??= new SSEDecoder();
+    this.#messages.push(...this.#sse.push(text));
     this.#flush();
   }
 

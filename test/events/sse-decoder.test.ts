@@ -1,14 +1,14 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
-import { type SSEMessage, SSEMessageDecoder } from '../../src/providers/sse-message-decoder.js';
+import { SSEDecoder } from '../../src/events/sse-decoder.js';
 import { describe, it } from '../harness.js';
 
-function decode(pieces: readonly string[]): SSEMessage[] {
-  const decoder = new SSEMessageDecoder();
-  const out: SSEMessage[] = [];
-  for (const piece of pieces) decoder.push(piece, out);
-  decoder.end(out);
-  return out;
+/** Messages as `{ event, data }`, the stream's last message kept with `end({ flush: true })`. */
+function decode(pieces: readonly string[]): { event: string; data: string }[] {
+  const decoder = new SSEDecoder();
+  const out = pieces.flatMap((piece) => decoder.push(piece));
+  out.push(...decoder.end({ flush: true }));
+  return out.map(({ event, data }) => ({ event, data }));
 }
 
 /** `text` cut at the given points. */
@@ -27,7 +27,7 @@ function cut(text: string, points: readonly number[]): string[] {
 const sample =
   '\uFEFFevent: message_start\r\ndata: {"a":1}\r\n\r\n: keep-alive\n\nid: 7\ndata: one\ndata:two\rretry: 10\r\rdata\n\nevent: ping\ndata: {"type": "ping"}\n\ndata: [DONE]\n';
 
-describe('SSEMessageDecoder', () => {
+describe('SSEDecoder with end({ flush: true })', () => {
   it('follows the event-stream rules: line ends, BOM, comments, multi-line data, empty data', () => {
     expect(decode([sample])).to.deep.equal([
       { event: 'message_start', data: '{"a":1}' },
