@@ -2,7 +2,7 @@ export type { ArgumentKind } from './arguments/partial-arguments.js';
 export { PartialArguments } from './arguments/partial-arguments.js';
 export { Assembler, type AssemblerOptions } from './assembler/assembler.js';
 export type { Definition } from './assembler/definition.js';
-export type { Location, Match, MatchSpec, Role } from './assembler/match.js';
+export type { Emit, Location, Match, Role } from './assembler/match.js';
 export {
   type AssistantBlock,
   type AssistantNode,

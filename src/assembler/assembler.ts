@@ -5,8 +5,9 @@ import { EventError, parseEvent } from '../events/validate.js';
 import { Builder, type BuilderOptions, type Conversation } from '../groups/builder.js';
 import { Context } from './context.js';
 import type { Definition } from './definition.js';
-import type { Location, Match, MatchSpec } from './match.js';
+import type { Emit, Location, Match, Role } from './match.js';
 import { Places } from './places.js';
+import { Times } from './times.js';
 
 export interface AssemblerOptions {
   /**
@@ -55,12 +56,22 @@ export class Assembler {
   readonly #now: () => number;
   readonly #onError: NonNullable<AssemblerOptions['onError']>;
   readonly #contexts = new Map<AnyDefinition, Map<string, AnyContext>>();
-  /** Contexts to rebuild at the next publication. */
-  readonly #dirty = new Set<AnyContext>();
+  /** Contexts to rebuild at the next publication (each once: see Context.dirty). */
+  #dirty: AnyContext[] = [];
   /** Contexts holding stream Matches, by attemptId. */
   readonly #live = new Map<string, Set<AnyContext>>();
   readonly #settled = new Set<string>();
   readonly #places = new Places();
+  readonly #times = new Times();
+  /** The fold in progress, read by `#emit`: reused fields, so matching allocates nothing. */
+  #foldDefinition: AnyDefinition | null = null;
+  #foldEvent: CallfoldEvent | null = null;
+  #foldLocation: Location = 0;
+  #foldStart: Match | undefined;
+  #foldUpdate: Match | undefined;
+  readonly #replays: AnyContext[] = [];
+  readonly #emit: Emit = (key, role) => this.#attach(key, role);
+  readonly #timeOf = (match: Match): number => this.#times.of(match);
   /** Open Contexts in log order of their opening Match, while `#orderValid`. */
   #order: AnyContext[] = [];
   #orderValid = true;
@@ -103,7 +114,8 @@ export class Assembler {
     for (const event of events) if (!bySeq.has(event.seq)) bySeq.set(event.seq, event);
     for (const { seq, location } of this.#places.page([...bySeq.keys()])) {
       const event = bySeq.get(seq) as SessionEvent;
-      this.#fold(event, location, event.at ?? at);
+      this.#times.durable(event, at);
+      this.#fold(event, location);
     }
   }
 
@@ -118,9 +130,13 @@ export class Assembler {
    * object that did not change. Returns the same Conversation when nothing did.
    */
   publish(): Conversation {
-    if (this.#published && this.#dirty.size === 0 && this.#orderValid) return this.#published;
-    for (const context of this.#dirty) this.#build(context);
-    this.#dirty.clear();
+    if (this.#published && this.#dirty.length === 0 && this.#orderValid) return this.#published;
+    const dirty = this.#dirty;
+    this.#dirty = [];
+    for (const context of dirty) {
+      context.dirty = false;
+      this.#build(context);
+    }
     if (!this.#orderValid) this.#sortOrder();
     const nodes: (AssistantNode | ToolNode)[] = [];
     for (const context of this.#order) if (context.node) nodes.push(context.node);
@@ -133,46 +149,48 @@ export class Assembler {
       this.#settled.add(event.attemptId);
       this.#withdraw(event.attemptId);
     } else if (isStreamEvent(event)) {
-      if (!this.#settled.has(event.attemptId)) this.#fold(event, this.#places.live(), at);
+      if (this.#settled.has(event.attemptId)) return;
+      const location = this.#places.live();
+      this.#times.live(location, at);
+      this.#fold(event, location);
     } else {
       const location = this.#places.durable(event.seq);
-      if (location !== undefined) this.#fold(event, location, event.at ?? at);
+      if (location === undefined) return;
+      this.#times.durable(event, at);
+      this.#fold(event, location);
     }
   }
 
-  #fold(event: CallfoldEvent, location: Location, at: number): void {
-    // One Match per event and role, made on first need and shared by every Definition.
-    const shared: { start?: Match; update?: Match } = {};
-    const replays: AnyContext[] = [];
+  #fold(event: CallfoldEvent, location: Location): void {
+    this.#foldEvent = event;
+    this.#foldLocation = location;
+    this.#foldStart = undefined;
+    this.#foldUpdate = undefined;
     for (const definition of this.#definitions) {
-      let matched: ReturnType<AnyDefinition['match']>;
+      this.#foldDefinition = definition;
       try {
-        matched = definition.match(event);
+        definition.match(event, this.#emit);
       } catch (error) {
         this.#onError(error, definition.name, '');
-        continue;
-      }
-      if (matched === null) continue;
-      if (!isSpecList(matched)) {
-        this.#attach(definition, matched, event, location, at, shared, replays);
-      } else {
-        for (const spec of matched)
-          this.#attach(definition, spec, event, location, at, shared, replays);
       }
     }
-    for (const context of replays) this.#replay(context);
+    this.#foldDefinition = null;
+    this.#foldEvent = null;
+    const replays = this.#replays;
+    while (replays.length > 0) this.#replay(replays.pop() as AnyContext);
   }
 
-  #attach(
-    definition: AnyDefinition,
-    { key, role }: MatchSpec,
-    event: CallfoldEvent,
-    location: Location,
-    at: number,
-    shared: { start?: Match; update?: Match },
-    replays: AnyContext[],
-  ): void {
-    const match = (shared[role] ??= Object.freeze({ event, role, location, at }));
+  /** Takes one Match reported by the Definition being matched (see `#fold`). */
+  #attach(key: string, role: Role): void {
+    const definition = this.#foldDefinition;
+    const event = this.#foldEvent;
+    if (!definition || !event) throw new Error('callfold: emit() called outside match()');
+    const location = this.#foldLocation;
+    // One Match per event and role, made on first need and shared by every Definition.
+    const match =
+      role === 'start'
+        ? (this.#foldStart ??= { event, role, location })
+        : (this.#foldUpdate ??= { event, role, location });
     const contexts = this.#contexts.get(definition) as Map<string, AnyContext>;
     let context = contexts.get(key);
     if (!context) {
@@ -181,13 +199,22 @@ export class Assembler {
     }
     const wasOpen = context.opened;
     try {
-      if (!context.take(match)) replays.push(context);
+      if (!context.take(match, this.#times.of(match))) this.#replays.push(context);
     } catch (error) {
       this.#onError(error, definition.name, key);
     }
     if (wasOpen === undefined && context.opened !== undefined) this.#opened(context);
-    if (isStreamEvent(event)) this.#liveSet(event.attemptId).add(context);
-    this.#dirty.add(context);
+    if (isStreamEvent(event) && context.liveAttempt !== event.attemptId) {
+      this.#liveSet(event.attemptId).add(context);
+      context.liveAttempt = event.attemptId;
+    }
+    this.#markDirty(context);
+  }
+
+  #markDirty(context: AnyContext): void {
+    if (context.dirty) return;
+    context.dirty = true;
+    this.#dirty.push(context);
   }
 
   #liveSet(attemptId: string): Set<AnyContext> {
@@ -214,12 +241,12 @@ export class Assembler {
   #replay(context: AnyContext): void {
     const opened = context.opened;
     try {
-      context.replay();
+      context.replay(this.#timeOf);
     } catch (error) {
       this.#onError(error, context.definition.name, context.key);
     }
     if (context.opened !== opened) this.#orderValid = false;
-    this.#dirty.add(context);
+    this.#markDirty(context);
   }
 
   #withdraw(attemptId: string): void {
@@ -230,6 +257,7 @@ export class Assembler {
       context.matches = context.matches.filter(
         (match) => !(isStreamEvent(match.event) && match.event.attemptId === attemptId),
       );
+      context.liveAttempt = undefined;
       this.#replay(context);
     }
   }
@@ -268,10 +296,6 @@ export class Assembler {
     this.#order = order;
     this.#orderValid = true;
   }
-}
-
-function isSpecList(matched: MatchSpec | readonly MatchSpec[]): matched is readonly MatchSpec[] {
-  return Array.isArray(matched);
 }
 
 function isList(

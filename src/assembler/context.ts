@@ -14,6 +14,10 @@ export class Context<State = unknown, Node = unknown> {
   /** Location of the Match that opened the Context; undefined while no start has arrived. */
   opened: Location | undefined = undefined;
   node: Node | undefined = undefined;
+  /** Queued for the next publication (the Assembler's list holds it once). */
+  dirty = false;
+  /** The attempt whose stream Matches this Context was last recorded under. */
+  liveAttempt: string | undefined = undefined;
 
   constructor(definition: Definition<State, Node>, key: string) {
     this.definition = definition;
@@ -24,12 +28,12 @@ export class Context<State = unknown, Node = unknown> {
    * Takes a Match. One placed after every Match held is folded at once (returns true); an
    * earlier one is inserted in order and the caller must `replay()` (returns false).
    */
-  take(match: Match): boolean {
+  take(match: Match, at: number): boolean {
     const { matches } = this;
     const last = matches[matches.length - 1];
     if (last === undefined || last.location < match.location) {
       matches.push(match);
-      this.fold(match);
+      this.fold(match, at);
       return true;
     }
     let low = 0;
@@ -44,17 +48,17 @@ export class Context<State = unknown, Node = unknown> {
   }
 
   /** Recomputes the State from the Matches held: the earliest start opens, the rest update. */
-  replay(): void {
+  replay(timeOf: (match: Match) => number): void {
     this.state = undefined;
     this.opened = undefined;
-    for (const match of this.matches) this.fold(match);
+    for (const match of this.matches) this.fold(match, timeOf(match));
   }
 
-  private fold(match: Match): void {
+  private fold(match: Match, at: number): void {
     if (this.state !== undefined) {
-      this.state = this.definition.update(this.state, match);
+      this.state = this.definition.update(this.state, match, at);
     } else if (match.role === 'start') {
-      this.state = this.definition.start(match);
+      this.state = this.definition.start(match, at);
       this.opened = match.location;
     }
   }

@@ -7,11 +7,8 @@ import type { CallfoldEvent } from '../events/types.js';
  */
 export type Role = 'start' | 'update';
 
-/** What a Definition's `match()` says of one event: which Context (by key) and in what role. */
-export interface MatchSpec {
-  readonly key: string;
-  readonly role: Role;
-}
+/** How a Definition's `match()` reports one Match: which Context (by key) and in what role. */
+export type Emit = (key: string, role: Role) => void;
 
 /**
  * An event's place in the log: a number ordering every event the Assembler holds. Events
@@ -22,15 +19,11 @@ export type Location = number;
 
 /**
  * One event in one role, created once by the Assembler and shared by every Definition and
- * Context that matched the event in that role. Frozen.
+ * Context that matched the event in that role, and by every replay of those Contexts.
+ * Immutable by contract (readonly): one is made per streamed delta, so it is not frozen.
  */
 export interface Match<E extends CallfoldEvent = CallfoldEvent> {
   readonly event: E;
   readonly role: Role;
   readonly location: Location;
-  /**
-   * When the event happened, in milliseconds since the Unix epoch: the durable event's `at`
-   * when it has one, else when the Assembler received it (its `now` option).
-   */
-  readonly at: number;
 }

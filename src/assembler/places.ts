@@ -1,10 +1,11 @@
 import type { Location } from './match.js';
 
 /**
- * Spacing of the places given at the live end. Every live place is a multiple of STEP, so
+ * Spacing of the places given at the live end (small, so places stay small integers, which
+ * the engine keeps unboxed, for two million live events). Every live place is a multiple of STEP, so
  * the events of an older page or a late durable event always find room between two of them.
  */
-const STEP = 2 ** 16;
+const STEP = 2 ** 10;
 
 /**
  * Gives every event its Location, and keeps the durable events' seqs → Locations so that
@@ -14,7 +15,7 @@ const STEP = 2 ** 16;
  * takes places spread evenly through the gaps its seqs fall in (below everything held for
  * the common case of an older page); a single late durable event takes a place just after
  * its seq predecessor. Places are never renumbered, so inserting a great many events one at
- * a time into one gap (far beyond STEP) would run out of room between two doubles; pages
+ * a time into one gap (beyond STEP) would run out of room between two doubles; pages
  * spread their events and do not.
  */
 export class Places {

@@ -45,16 +45,18 @@ interface AssistantState {
 function attemptOf(event: CallfoldEvent): string | undefined {
   switch (event.type) {
     case 'stream/text-delta':
-    case 'stream/tool-call-delta':
     case 'stream/block-end':
     case 'assistant/message':
       return event.attemptId;
+    case 'stream/tool-call-delta':
+      // Only a delta that names its tool carries identity; argument-only deltas don't match.
+      return event.name === undefined ? undefined : event.attemptId;
     default:
       return undefined;
   }
 }
 
-function fold(state: AssistantState, match: Match): AssistantState {
+function fold(state: AssistantState, match: Match, at: number): AssistantState {
   const { event } = match;
   switch (event.type) {
     case 'stream/text-delta': {
@@ -62,7 +64,7 @@ function fold(state: AssistantState, match: Match): AssistantState {
       const block = state.live.get(event.block);
       if (block && block.type === type) block.text += event.text;
       else state.live.set(event.block, { type, text: event.text });
-      if (event.text.length > 0) state.firstTokenAt ??= match.at;
+      if (event.text.length > 0) state.firstTokenAt ??= at;
       break;
     }
     case 'stream/tool-call-delta': {
@@ -73,7 +75,7 @@ function fold(state: AssistantState, match: Match): AssistantState {
       if (block?.type === 'tool-use') block.name ??= event.name;
       else
         state.live.set(event.block, { type: 'tool-use', callId: event.callId, name: event.name });
-      state.firstTokenAt ??= match.at;
+      state.firstTokenAt ??= at;
       break;
     }
     case 'stream/block-end': {
@@ -133,22 +135,23 @@ function sameBlocks(a: readonly AssistantBlock[], b: readonly AssistantBlock[]):
 export const assistantDefinition: Definition<AssistantState, AssistantNode> = {
   name: 'assistant',
 
-  match(event) {
+  match(event, emit) {
     const attemptId = attemptOf(event);
-    if (attemptId === undefined) return null;
-    return { key: attemptId, role: event.type === 'stream/block-end' ? 'update' : 'start' };
+    if (attemptId !== undefined) {
+      emit(attemptId, event.type === 'stream/block-end' ? 'update' : 'start');
+    }
   },
 
-  start(match) {
+  start(match, at) {
     const state: AssistantState = {
       attemptId: attemptOf(match.event) as string,
       messageId: null,
       live: new Map(),
       settled: null,
-      startedAt: match.at,
+      startedAt: at,
       firstTokenAt: undefined,
     };
-    return fold(state, match);
+    return fold(state, match, at);
   },
 
   update: fold,

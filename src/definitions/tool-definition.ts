@@ -49,9 +49,9 @@ function stageOf(state: ToolState): ToolStage {
   return state.result ? 'result' : state.call ? 'start' : 'preparing';
 }
 
-function foldDelta(state: ToolState, match: Match, name: string | undefined, args: string): void {
+function foldDelta(state: ToolState, at: number, name: string | undefined, args: string): void {
   if (state.sealed) return;
-  if (args.length > 0) state.firstTokenAt ??= match.at;
+  if (args.length > 0) state.firstTokenAt ??= at;
   if (state.args) {
     state.args.append(args);
   } else if (name !== undefined) {
@@ -73,11 +73,11 @@ function reconcile(state: ToolState, args: string | Record<string, unknown>): vo
   state.sealed = true;
 }
 
-function fold(state: ToolState, match: Match): ToolState {
+function fold(state: ToolState, match: Match, at: number): ToolState {
   const { event } = match;
   switch (event.type) {
     case 'stream/tool-call-delta':
-      foldDelta(state, match, event.name, event.args);
+      foldDelta(state, at, event.name, event.args);
       break;
     case 'stream/block-end':
       if (!state.sealed && state.name !== undefined) reconcile(state, event.text);
@@ -161,13 +161,12 @@ function keyOf(event: CallfoldEvent): string | undefined {
 export const toolDefinition: Definition<ToolState, ToolNode> = {
   name: 'tool',
 
-  match(event) {
+  match(event, emit) {
     const key = keyOf(event);
-    if (key === undefined) return null;
-    return { key, role: event.type === 'stream/block-end' ? 'update' : 'start' };
+    if (key !== undefined) emit(key, event.type === 'stream/block-end' ? 'update' : 'start');
   },
 
-  start(match) {
+  start(match, at) {
     const state: ToolState = {
       callId: keyOf(match.event) as string,
       name: undefined,
@@ -176,10 +175,10 @@ export const toolDefinition: Definition<ToolState, ToolNode> = {
       sealed: false,
       call: null,
       result: null,
-      startedAt: match.at,
+      startedAt: at,
       firstTokenAt: undefined,
     };
-    return fold(state, match);
+    return fold(state, match, at);
   },
 
   update: fold,

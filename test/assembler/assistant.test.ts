@@ -64,13 +64,13 @@ function checkingArgumentDeltas<S extends object, N>(
   };
   return {
     name: inner.name,
-    match: (event) => inner.match(event),
-    start(match) {
-      const state = inner.start(match);
+    match: (event, emit) => inner.match(event, emit),
+    start(match, at) {
+      const state = inner.start(match, at);
       observe(state, match.event);
       return state;
     },
-    update(state, match) {
+    update(state, match, at) {
       const { event } = match;
       const seen =
         event.type === 'stream/tool-call-delta' ? identities(state).get(event.block) : undefined;
@@ -81,7 +81,7 @@ function checkingArgumentDeltas<S extends object, N>(
         seen.name !== undefined &&
         (event.name === undefined || event.name === seen.name);
       const before = argumentOnly ? snapshot(state) : '';
-      const next = inner.update(state, match);
+      const next = inner.update(state, match, at);
       if (argumentOnly) {
         if (next !== state) violations.push('an argument-only delta replaced the State');
         else if (snapshot(next) !== before)
@@ -100,9 +100,9 @@ function checkingArgumentDeltas<S extends object, N>(
 function rebuildingOnDeltas<S, N>(inner: Definition<S, N>): Definition<S, N> {
   return {
     ...inner,
-    match: (event) => inner.match(event),
-    update(state, match) {
-      const next = inner.update(state, match);
+    match: (event, emit) => inner.match(event, emit),
+    update(state, match, at) {
+      const next = inner.update(state, match, at);
       return match.event.type === 'stream/tool-call-delta' ? structuredClone(next) : next;
     },
   };

@@ -261,17 +261,17 @@ function faulty<S, N>(inner: Definition<S, N>, phase: Phase): Definition<S, N> {
   const builds = new WeakMap<object, number>();
   return {
     name: `faulty-${phase}`,
-    match(event) {
+    match(event, emit) {
       if (phase === 'match' && isBad(event)) throw new Error('match failed');
-      return inner.match(event);
+      inner.match(event, emit);
     },
-    start(match) {
+    start(match, at) {
       if (phase === 'start' && isBad(match.event)) throw new Error('start failed');
-      return inner.start(match);
+      return inner.start(match, at);
     },
-    update(state, match) {
+    update(state, match, at) {
       if (phase === 'update' && isBad(match.event)) throw new Error('update failed');
-      return inner.update(state, match);
+      return inner.update(state, match, at);
     },
     build(state, previous) {
       const count = (builds.get(state as object) ?? 0) + 1;

@@ -2,10 +2,7 @@
  * The `definitions` option (AssemblerOptions) takes the library's own Definitions and custom
  * ones, and folds like the default.
  *
- * This file is also a type test: it must compile without casts. At the time of writing it
- * does not — `Definition<ToolState, ToolNode>` is not assignable to the option's element
- * type `Definition<never, AssistantNode | ToolNode>` (TS2322) — which is a bug in the
- * option's type, not in this file.
+ * This file is also a type test: it must compile without casts.
  */
 import { expect } from 'chai';
 import { Assembler } from '../../src/assembler/assembler.js';

@@ -12,6 +12,8 @@ export interface Receipt {
   readonly definition: string;
   readonly via: 'start' | 'update';
   readonly match: Match;
+  /** The time the Assembler handed with the Match. */
+  readonly at: number;
 }
 
 /** `inner`, recording every Match its `start` and `update` receive. */
@@ -22,26 +24,26 @@ export function recording<State, Node>(
 ): Definition<State, Node> {
   return {
     name,
-    match: (event) => inner.match(event),
-    start(match) {
-      receipts.push({ definition: name, via: 'start', match });
-      return inner.start(match);
+    match: (event, emit) => inner.match(event, emit),
+    start(match, at) {
+      receipts.push({ definition: name, via: 'start', match, at });
+      return inner.start(match, at);
     },
-    update(state, match) {
-      receipts.push({ definition: name, via: 'update', match });
-      return inner.update(state, match);
+    update(state, match, at) {
+      receipts.push({ definition: name, via: 'update', match, at });
+      return inner.update(state, match, at);
     },
     build: (state, previous) => inner.build(state, previous),
   };
 }
 
-/** `inner`, handed a fresh frozen copy of every Match: what the sharing rule forbids. */
+/** `inner`, handed a fresh copy of every Match: what the sharing rule forbids. */
 export function cloning<State, Node>(inner: Definition<State, Node>): Definition<State, Node> {
   return {
     name: inner.name,
-    match: (event) => inner.match(event),
-    start: (match) => inner.start(Object.freeze({ ...match })),
-    update: (state, match) => inner.update(state, Object.freeze({ ...match })),
+    match: (event, emit) => inner.match(event, emit),
+    start: (match, at) => inner.start({ ...match }, at),
+    update: (state, match, at) => inner.update(state, { ...match }, at),
     build: (state, previous) => inner.build(state, previous),
   };
 }
@@ -52,9 +54,9 @@ export function cloning<State, Node>(inner: Definition<State, Node>): Definition
  */
 export const observer: Definition<number, never> = {
   name: 'observer',
-  match(event) {
+  match(event, emit) {
     const key = 'attemptId' in event ? event.attemptId : `seq:${event.seq}`;
-    return { key, role: event.type === 'stream/block-end' ? 'update' : 'start' };
+    emit(key, event.type === 'stream/block-end' ? 'update' : 'start');
   },
   start: () => 1,
   update: (count) => count + 1,
@@ -63,13 +65,12 @@ export const observer: Definition<number, never> = {
 
 /**
  * Every way `receipts` break the rule: more than one Match object for one event in one role,
- * a Match that is not frozen, or one whose event, role or location disagree.
+ * or one whose event, role or location disagree.
  */
 export function sharingViolations(receipts: readonly Receipt[]): string[] {
   const violations: string[] = [];
   const byInput = new Map<CallfoldEvent, Map<string, Set<Match>>>();
-  for (const { definition, match } of receipts) {
-    if (!Object.isFrozen(match)) violations.push(`${definition} got a Match that is not frozen`);
+  for (const { match } of receipts) {
     let roles = byInput.get(match.event);
     if (!roles) {
       roles = new Map();
@@ -94,10 +95,7 @@ export function sharingViolations(receipts: readonly Receipt[]): string[] {
   return violations;
 }
 
-/**
- * The `definitions` option from any Definitions. The cast only works around the option's
- * type, which accepts no real Definition (see definitions-option.test.ts).
- */
+/** The `definitions` option from any Definitions (for the Definitions typed loosely here). */
 export function definitionsOption(
   ...list: readonly Pick<Definition, 'name' | 'match'>[]
 ): NonNullable<AssemblerOptions['definitions']> {
