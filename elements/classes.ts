@@ -1,0 +1,18 @@
+/**
+ * The element classes and their types, without registering any tag: extend them, or define
+ * them under your own tags. `callfold/elements/index` registers the default tags.
+ */
+export type {
+  ToolGroupToggleDetail,
+  ToolGroupToggleEvent,
+  ToolOpenPathDetail,
+  ToolOpenPathEvent,
+  ToolRowToggleDetail,
+  ToolRowToggleEvent,
+  ToolTimelineErrorDetail,
+  ToolTimelineErrorEvent,
+} from './internal/events.js';
+export type { ToolClassifier, ToolRenderer } from './internal/render-tool.js';
+export { ToolGroupElement } from './internal/tool-group-element.js';
+export { ToolRowElement } from './internal/tool-row-element.js';
+export { ToolTimelineElement } from './internal/tool-timeline-element.js';

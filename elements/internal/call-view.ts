@@ -1,0 +1,212 @@
+import type { PartialArguments } from '../../src/arguments/partial-arguments.js';
+import type { ToolNode } from '../../src/definitions/tool-definition.js';
+import type { ToolCategory } from '../../src/groups/categories.js';
+import { FIELDS, firstKey, scalarText } from './argument-fields.js';
+import { clipAt } from './clip.js';
+import { httpUrl } from './http-url.js';
+import { resultView } from './tool-output.js';
+
+/** A text that may be long: its preview, and the whole text on demand when the preview is cut. */
+export interface LongText {
+  readonly head: string;
+  /** Undefined when `head` is the whole text. */
+  readonly full: (() => string) | undefined;
+}
+
+export interface FieldEntry {
+  readonly label: string;
+  readonly value: string;
+  /** Set only for an http(s) URL. */
+  readonly href?: string;
+}
+
+/** One part of an expanded row: a block of text, a list of fields, or a todo list. */
+export type CallSection =
+  | {
+      readonly type: 'block';
+      /** Stable within the row: which blocks show in full is remembered by id. */
+      readonly id: string;
+      readonly label: string;
+      readonly text: LongText;
+      readonly tone: 'plain' | 'command' | 'removed' | 'added' | 'error';
+    }
+  | { readonly type: 'fields'; readonly entries: readonly FieldEntry[] }
+  | { readonly type: 'todos'; readonly items: readonly { text: string; status: string }[] };
+
+/** A long text already in memory. */
+export function longText(text: string): LongText {
+  const cut = clipAt(text);
+  return cut === undefined
+    ? { head: text, full: undefined }
+    : { head: text.slice(0, cut), full: () => text };
+}
+
+/**
+ * A string field as a long text: a bounded prefix decoded first, the whole field only when
+ * asked for ("Show more"), so a 500 KiB `content` is never decoded to draw its preview.
+ */
+function longField(args: PartialArguments, keys: readonly string[]): LongText | undefined {
+  const key = firstKey(args, keys);
+  if (key === undefined) return undefined;
+  const head = args.textPrefix(key, 4001);
+  if (head === undefined) return undefined;
+  const cut = clipAt(head);
+  if (cut === undefined) return { head, full: undefined };
+  return { head: head.slice(0, cut), full: () => args.text(key) ?? head };
+}
+
+/** A command given as a string, or as argv (`["bash", "-lc", "ls"]`) once complete. */
+function commandText(args: PartialArguments): LongText | undefined {
+  const key = firstKey(args, FIELDS.command);
+  if (key === undefined) return undefined;
+  if (args.kind(key) !== 'array') return longField(args, [key]);
+  const argv = args.value(key);
+  if (!Array.isArray(argv)) return undefined;
+  return longText(
+    argv.map((part) => (typeof part === 'string' ? part : JSON.stringify(part))).join(' '),
+  );
+}
+
+function fields(args: PartialArguments, keys: readonly string[]): FieldEntry[] {
+  const entries: FieldEntry[] = [];
+  for (const key of keys) {
+    const value = scalarText(args, key);
+    if (value !== undefined && value !== '') entries.push({ label: key, value });
+  }
+  return entries;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function stringIn(record: Record<string, unknown>, keys: readonly string[]): string | undefined {
+  for (const key of keys) {
+    const value = Object.hasOwn(record, key) ? record[key] : undefined;
+    if (typeof value === 'string' && value !== '') return value;
+  }
+  return undefined;
+}
+
+function todoItems(args: PartialArguments): CallSection | undefined {
+  const key = firstKey(args, FIELDS.todos);
+  const value = key === undefined ? undefined : args.value(key);
+  if (!Array.isArray(value)) return undefined;
+  const items = value.filter(isRecord).map((item) => ({
+    text: stringIn(item, ['content', 'step', 'text', 'title', 'description']) ?? '',
+    status: (stringIn(item, ['status']) ?? 'pending').toLowerCase().replace('-', '_'),
+  }));
+  return { type: 'todos', items };
+}
+
+function questionFields(args: PartialArguments): FieldEntry[] {
+  const entries = fields(args, FIELDS.question);
+  const questions = args.kind('questions') === 'array' ? args.value('questions') : undefined;
+  if (!Array.isArray(questions)) return entries;
+  for (const question of questions.filter(isRecord)) {
+    const text = stringIn(question, ['question', 'text', 'header']);
+    if (text !== undefined) entries.push({ label: 'question', value: text });
+    const options = Array.isArray(question.options) ? question.options : [];
+    const labels = options
+      .map((option) =>
+        typeof option === 'string'
+          ? option
+          : isRecord(option)
+            ? stringIn(option, ['label'])
+            : undefined,
+      )
+      .filter((label): label is string => label !== undefined);
+    if (labels.length > 0) entries.push({ label: 'options', value: labels.join(' · ') });
+  }
+  return entries;
+}
+
+function webFields(args: PartialArguments): FieldEntry[] {
+  const entries: FieldEntry[] = [];
+  const key = firstKey(args, FIELDS.url);
+  const url = key === undefined ? undefined : scalarText(args, key);
+  if (url !== undefined) {
+    const href = httpUrl(url);
+    entries.push(
+      href === undefined ? { label: 'url', value: url } : { label: 'url', value: url, href },
+    );
+  }
+  return [...entries, ...fields(args, FIELDS.web)];
+}
+
+function block(
+  id: string,
+  label: string,
+  text: LongText | undefined,
+  tone: Extract<CallSection, { type: 'block' }>['tone'] = 'plain',
+): CallSection[] {
+  return text === undefined ? [] : [{ type: 'block', id, label, text, tone }];
+}
+
+function fieldSection(entries: FieldEntry[]): CallSection[] {
+  return entries.length === 0 ? [] : [{ type: 'fields', entries }];
+}
+
+/** The call's own presentation, by category (start and result stages). */
+function callSections(node: ToolNode, category: ToolCategory): CallSection[] {
+  const { args } = node;
+  switch (category) {
+    case 'read':
+    case 'read_image':
+      return fieldSection(fields(args, FIELDS.range));
+    case 'write':
+      return block('content', 'Content', longField(args, FIELDS.content));
+    case 'edit':
+      return [
+        ...block('old', 'Replace', longField(args, FIELDS.oldText), 'removed'),
+        ...block('new', 'With', longField(args, FIELDS.newText), 'added'),
+        ...(firstKey(args, FIELDS.oldText) === undefined &&
+        firstKey(args, FIELDS.newText) === undefined
+          ? block('patch', 'Patch', longField(args, FIELDS.patch))
+          : []),
+      ];
+    case 'bash':
+    case 'pwsh':
+      return block('command', 'Command', commandText(args), 'command');
+    case 'run_code': {
+      const language = firstKey(args, FIELDS.language);
+      const label = language === undefined ? 'Code' : `Code (${scalarText(args, language) ?? ''})`;
+      return block('code', label, longField(args, FIELDS.code));
+    }
+    case 'search':
+      return fieldSection(fields(args, FIELDS.search));
+    case 'web':
+      return fieldSection(webFields(args));
+    case 'todo': {
+      const todos = todoItems(args);
+      return todos ? [todos] : [];
+    }
+    case 'question':
+      return fieldSection(questionFields(args));
+    case 'generic':
+      // The reader has no key enumeration; the argument text is shown as text, never parsed.
+      return block(
+        'arguments',
+        'Arguments',
+        node.argsRaw === null ? undefined : longText(node.argsRaw),
+      );
+    default:
+      return category satisfies never;
+  }
+}
+
+/**
+ * What an expanded row shows: the call's own presentation, then the result's output (an
+ * error in error tone). Never called for a preparing row, which cannot expand.
+ */
+export function bodySections(node: ToolNode, category: ToolCategory): CallSection[] {
+  const sections = callSections(node, category);
+  if (node.result) {
+    const { text } = resultView(node.result);
+    const label = node.result.isError ? 'Error' : 'Output';
+    sections.push(
+      ...block('output', label, longText(text), node.result.isError ? 'error' : 'plain'),
+    );
+  }
+  return sections;
+}

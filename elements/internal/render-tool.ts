@@ -1,0 +1,20 @@
+import type { TemplateResult } from 'lit';
+import type { ToolNode } from '../../src/definitions/tool-definition.js';
+import type { ToolCategory } from '../../src/groups/categories.js';
+
+/**
+ * An embedder's own rendering for some tools, by composition: return a template for the
+ * tools you render yourself, undefined for the others (they get the built-in `<tool-row>`).
+ * Called at every render of the group, with the current node; what it returns is keyed by
+ * callId like the built-in rows. No registration: decide from `node.name` or `category`.
+ *
+ * @example
+ * ```ts
+ * group.renderTool = (node, category) =>
+ *   node.name === 'deploy' ? html`<my-deploy-row .node=${node}></my-deploy-row>` : undefined;
+ * ```
+ */
+export type ToolRenderer = (node: ToolNode, category: ToolCategory) => TemplateResult | undefined;
+
+/** Maps a tool name to its category; `categoryOf` from the core by default. */
+export type ToolClassifier = (name: string) => ToolCategory;

@@ -1,0 +1,132 @@
+import type { ToolNode } from '../../src/definitions/tool-definition.js';
+import { normalizeToolName, type ToolCategory } from '../../src/groups/categories.js';
+import { toolDetail } from '../../src/groups/detail.js';
+import { closedText, decodedLength, FIELDS, firstKey, formatKiB } from './argument-fields.js';
+import { httpUrl } from './http-url.js';
+
+/** What a row's header line shows. Every field is plain text, rendered through text bindings. */
+export interface RowView {
+  /** The category's title; a generic tool's own name. */
+  readonly title: string;
+  /** The tool's name when the title does not already say it ("Grep" under "Search"). */
+  readonly name: string | undefined;
+  /** A closed path argument: openable. */
+  readonly path: string | undefined;
+  /** One line about the call: a description prefix, a pattern, a query. */
+  readonly summary: string | undefined;
+  /** A complete http(s) URL argument, to link. */
+  readonly href: string | undefined;
+  /** The decoded size of the content being written, e.g. "3 KiB". */
+  readonly size: string | undefined;
+}
+
+/** Titles by category. A generic tool is titled by its name. */
+export const CATEGORY_TITLES: { readonly [C in ToolCategory]: string } = {
+  read: 'Read',
+  read_image: 'View image',
+  write: 'Write',
+  edit: 'Edit',
+  search: 'Search',
+  web: 'Web',
+  todo: 'Todos',
+  question: 'Question',
+  bash: 'Bash',
+  pwsh: 'PowerShell',
+  run_code: 'Run code',
+  generic: 'Tool',
+};
+
+/** Units of description or command a header reads: one line's worth, fixed once reached. */
+export const SUMMARY_UNITS = 200;
+/** Content sizes count in KiB while streaming: the node is republished once per KiB. */
+export const SIZE_STEP = 1024;
+
+function titleOf(node: ToolNode, category: ToolCategory): Pick<RowView, 'title' | 'name'> {
+  if (category === 'generic')
+    return { title: node.name || CATEGORY_TITLES.generic, name: undefined };
+  const title = CATEGORY_TITLES[category];
+  const same = node.name === '' || normalizeToolName(node.name) === normalizeToolName(title);
+  return { title, name: same ? undefined : node.name };
+}
+
+/** The first line of a prefix, trimmed; undefined when empty. */
+function firstLine(text: string | undefined): string | undefined {
+  if (text === undefined) return undefined;
+  const line = text.trimStart().split('\n', 1)[0]?.trimEnd() ?? '';
+  return line === '' ? undefined : line;
+}
+
+function prefixOf(node: ToolNode, keys: readonly string[]): string | undefined {
+  const key = firstKey(node.args, keys);
+  return key === undefined ? undefined : node.args.textPrefix(key, SUMMARY_UNITS);
+}
+
+function sizeOf(node: ToolNode, lists: readonly (readonly string[])[]): string | undefined {
+  const exact = node.args.closed();
+  const units = decodedLength(node.args, lists, exact ? 1 : SIZE_STEP);
+  return units === undefined ? undefined : formatKiB(units, exact);
+}
+
+/**
+ * The header of a tool row at any stage, read through `node.args` only, each field at the
+ * granularity the row shows it: a path once it closes (`complete`, then `text`), sizes in
+ * steps of 1024 units while open, descriptions and commands through a bounded prefix.
+ *
+ * - preparing: identity and what has streamed in: file tools their closed path, write and
+ *   edit their content size (edit: old + new, each counted in KiB steps); bash, pwsh and
+ *   run_code their description prefix; search, web, todo and question their main field
+ *   (the group detail's field priority); a generic tool only its name.
+ * - start and result: the same, plus a command's or code's first line when there is no
+ *   description, a generic tool's labelling field, and exact sizes.
+ */
+export function rowView(node: ToolNode, category: ToolCategory): RowView {
+  const { args } = node;
+  const preparing = node.stage === 'preparing';
+  let path: string | undefined;
+  let summary: string | undefined;
+  let href: string | undefined;
+  let size: string | undefined;
+  switch (category) {
+    case 'read':
+    case 'read_image':
+      path = closedText(args, FIELDS.path);
+      break;
+    case 'write':
+      path = closedText(args, FIELDS.path);
+      size = sizeOf(node, [FIELDS.content]);
+      break;
+    case 'edit':
+      path = closedText(args, FIELDS.path);
+      size =
+        firstKey(args, FIELDS.oldText) !== undefined || firstKey(args, FIELDS.newText) !== undefined
+          ? sizeOf(node, [FIELDS.oldText, FIELDS.newText])
+          : sizeOf(node, [FIELDS.patch]);
+      break;
+    case 'bash':
+    case 'pwsh':
+      summary = prefixOf(node, FIELDS.description);
+      if (!preparing) summary ??= firstLine(prefixOf(node, FIELDS.command));
+      break;
+    case 'run_code':
+      summary = prefixOf(node, FIELDS.description);
+      if (!preparing) summary ??= firstLine(prefixOf(node, FIELDS.code));
+      break;
+    case 'web':
+      href = httpUrl(closedText(args, FIELDS.url));
+      if (href === undefined) summary = toolDetail(node, category);
+      break;
+    case 'search':
+    case 'todo':
+    case 'question':
+      summary = toolDetail(node, category);
+      break;
+    case 'generic':
+      if (!preparing) summary = toolDetail(node, category);
+      break;
+    default:
+      return category satisfies never;
+  }
+  const identity = titleOf(node, category);
+  if (summary === '' || summary === node.name) summary = undefined;
+  return { ...identity, path, summary, href, size };
+}

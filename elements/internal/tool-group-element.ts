@@ -1,0 +1,160 @@
+import { html, LitElement, nothing, type PropertyValues, type TemplateResult } from 'lit';
+import { repeat } from 'lit/directives/repeat.js';
+import type { ToolNode } from '../../src/definitions/tool-definition.js';
+import type { GroupNode } from '../../src/groups/builder.js';
+import { categoryOf } from '../../src/groups/categories.js';
+import { emit } from './events.js';
+import { categoryIcon, chevronIcon } from './icons.js';
+import type { ToolClassifier, ToolRenderer } from './render-tool.js';
+import { theme } from './theme.js';
+import { toolGroupStyles } from './tool-group-styles.js';
+
+/**
+ * A run of consecutive tool calls: a header with their counts by category and a live
+ * one-line detail of the latest, over the calls' rows.
+ *
+ * The header shows `group.summary` ("Read 3 files · Ran 2 commands") and `group.detail`, and
+ * expands or collapses the rows (click, Enter or Space). The expanded state is remembered
+ * per group id for the element's life, so a group that comes back under the same id opens
+ * as it was. Rows are keyed by callId (lit's `repeat`), so each call keeps its `<tool-row>`
+ * through its stages. A collapsed group renders no rows, and so reads no arguments.
+ *
+ * `renderTool` lets an embedder draw some tools itself, by composition: return a template
+ * for those, undefined for the rest.
+ *
+ * Registering `tool-group` (`callfold/elements/tool-group`) also registers `tool-row`.
+ *
+ * @summary A group of consecutive tool calls: counts, live detail, rows.
+ *
+ * @fires tool-group-toggle - The user expanded or collapsed the group. `detail: { id, expanded }`.
+ * @fires tool-open-path - Bubbles from a row: a path was activated. `detail: { path, node }`.
+ * @fires tool-row-toggle - Bubbles from a row: the user expanded or collapsed it. `detail: { callId, expanded }`.
+ *
+ * @csspart group - The group's box.
+ * @csspart header - The expanding header button.
+ * @csspart chevron - The disclosure chevron.
+ * @csspart counts - The category icons.
+ * @csspart count-icon - One category's icon.
+ * @csspart summary - The counts as text (`group.summary`).
+ * @csspart detail - The latest call's detail (`group.detail`).
+ * @csspart failures - How many calls failed, when any did.
+ * @csspart activity - Shown while a call is preparing or running.
+ * @csspart tools - The list of rows.
+ *
+ * @cssprop --callfold-font-family - Text font.
+ * @cssprop --callfold-mono-font-family - Font of paths, commands, code and output.
+ * @cssprop --callfold-font-size - Base font size (default 0.875rem).
+ * @cssprop --callfold-radius - Corner radius.
+ * @cssprop --callfold-color-text - Text colour.
+ * @cssprop --callfold-color-muted - Secondary text: the detail, icons.
+ * @cssprop --callfold-color-surface - The group's background.
+ * @cssprop --callfold-color-surface-raised - Hovered header background.
+ * @cssprop --callfold-color-border - The group's border.
+ * @cssprop --callfold-color-accent - The activity dot.
+ * @cssprop --callfold-color-error - The failure count.
+ * @cssprop --callfold-color-success - Finished rows.
+ * @cssprop --callfold-color-code-background - Background of code and output blocks.
+ * @cssprop --callfold-color-focus - Focus ring.
+ */
+export class ToolGroupElement extends LitElement {
+  static override styles = [theme, toolGroupStyles];
+
+  static override properties = {
+    group: { attribute: false },
+    expanded: { type: Boolean, reflect: true },
+    renderTool: { attribute: false },
+    categoryOf: { attribute: false },
+  };
+
+  /** The group to show (from a Conversation's items). */
+  declare group: GroupNode | undefined;
+  /**
+   * Whether the rows are shown.
+   * @attr expanded
+   */
+  declare expanded: boolean;
+  /** Renders some tools the embedder's way; undefined for a tool gives the built-in row. */
+  declare renderTool: ToolRenderer | undefined;
+  /** Maps a tool's name to its category; the core's `categoryOf` by default. */
+  declare categoryOf: ToolClassifier;
+
+  /** Expanded state by group id, for this element's life. */
+  readonly #remembered = new Map<string, boolean>();
+  #shownId: string | undefined;
+
+  constructor() {
+    super();
+    this.group = undefined;
+    this.expanded = false;
+    this.renderTool = undefined;
+    this.categoryOf = categoryOf;
+  }
+
+  protected override willUpdate(changed: PropertyValues<this>): void {
+    const id = this.group?.id;
+    if (id !== this.#shownId) {
+      this.#shownId = id;
+      const remembered = id === undefined ? undefined : this.#remembered.get(id);
+      if (remembered !== undefined && !changed.has('expanded')) this.expanded = remembered;
+    }
+    if (id !== undefined) this.#remembered.set(id, this.expanded);
+  }
+
+  protected override render(): TemplateResult | typeof nothing {
+    const { group, expanded } = this;
+    if (!group) return nothing;
+    let active = false;
+    let failed = 0;
+    for (const tool of group.tools) {
+      if (tool.stage !== 'result') active = true;
+      else if (tool.result?.isError) failed++;
+    }
+    return html`<div part="group" class="group">
+      <button
+        part="header"
+        class="header"
+        type="button"
+        aria-expanded=${expanded ? 'true' : 'false'}
+        aria-controls="tools"
+        @click=${this.#toggle}
+      >
+        ${chevronIcon()}
+        <span part="counts" class="counts">
+          ${group.counts.map((count) => categoryIcon(count.category, 'count-icon'))}
+        </span>
+        <span part="summary" class="summary">${group.summary}</span>
+        <span part="detail" class="detail">${group.detail}</span>
+        ${failed === 0 ? nothing : html`<span part="failures" class="status failed">${failed} failed</span>`}
+        ${
+          active
+            ? html`<span part="activity" class="activity"></span
+                ><span class="visually-hidden">in progress</span>`
+            : nothing
+        }
+      </button>
+      <div part="tools" class="tools" id="tools" role="list" aria-label=${group.summary} ?hidden=${!expanded}>
+        ${
+          expanded
+            ? repeat(
+                group.tools,
+                (tool) => tool.callId,
+                (tool) => html`<div role="listitem">${this.#row(tool)}</div>`,
+              )
+            : nothing
+        }
+      </div>
+    </div>`;
+  }
+
+  #row(tool: ToolNode): TemplateResult {
+    return (
+      this.renderTool?.(tool, this.categoryOf(tool.name)) ??
+      html`<tool-row .node=${tool} .categoryOf=${this.categoryOf}></tool-row>`
+    );
+  }
+
+  #toggle = (): void => {
+    this.expanded = !this.expanded;
+    if (this.group) emit(this, 'tool-group-toggle', { id: this.group.id, expanded: this.expanded });
+  };
+}

@@ -1,0 +1,270 @@
+import { html, LitElement, nothing, type PropertyValues, type TemplateResult } from 'lit';
+import type { ToolNode } from '../../src/definitions/tool-definition.js';
+import { categoryOf, type ToolCategory } from '../../src/groups/categories.js';
+import { bodySections, type CallSection, type FieldEntry } from './call-view.js';
+import { emit } from './events.js';
+import { categoryIcon, chevronIcon } from './icons.js';
+import type { ToolClassifier } from './render-tool.js';
+import { rowView } from './row-view.js';
+import { theme } from './theme.js';
+import { resultView } from './tool-output.js';
+import { toolRowStyles } from './tool-row-styles.js';
+
+const STAGE_LABELS = { preparing: 'Preparing', start: 'Running', result: 'Done' } as const;
+const TODO_MARKS: Record<string, string> = { completed: '✓', in_progress: '▸', cancelled: '✕' };
+
+/**
+ * One tool call at any stage: its icon, title and stage, what has streamed in of its
+ * arguments, and once dispatched, its call and result.
+ *
+ * The same element (and component) serves a call through `preparing` → `start` → `result`:
+ * key rows by `callId` and set the new node. It reads arguments only through `node.args`, at
+ * the granularity it shows them (a path once it closes, a size per KiB, a description through
+ * a bounded prefix), so the Tool Definition republishes the node exactly when the row would
+ * change. Tool text is rendered as text; only http(s) URLs become links.
+ *
+ * - preparing: identity and the fields streamed so far; not expandable.
+ * - start: the call's own presentation (command, code, path, content, fields; the argument
+ *   text for a generic tool), expandable.
+ * - result: the output (long outputs behind "Show more"), error styling, the exit code when
+ *   the output has one.
+ *
+ * This element has no slots: to render a tool your own way, give `<tool-group>` or
+ * `<tool-timeline>` a `renderTool` callback.
+ *
+ * @summary One tool call, live through its three stages.
+ *
+ * @fires tool-open-path - The path was activated (click, Enter or Space). `detail: { path, node }`. Nothing navigates.
+ * @fires tool-row-toggle - The user expanded or collapsed the row. `detail: { callId, expanded }`.
+ *
+ * @csspart row - The whole row.
+ * @csspart header - The header line.
+ * @csspart toggle - The expanding button (a plain box while preparing) holding chevron, icon, title, name and summary.
+ * @csspart chevron - The disclosure chevron.
+ * @csspart icon - The category icon.
+ * @csspart title - The category title, or a generic tool's name.
+ * @csspart name - The tool's own name when the title does not say it.
+ * @csspart summary - One line: a description prefix, a pattern, a query.
+ * @csspart path - The openable path button.
+ * @csspart link - An http(s) URL link.
+ * @csspart meta - Size, exit code and stage.
+ * @csspart size - The decoded content size ("3 KiB").
+ * @csspart exit-code - The exit code of a result.
+ * @csspart stage - The stage (a polite live region).
+ * @csspart body - The expanded body.
+ * @csspart block - A labelled block of text (command, code, content, output).
+ * @csspart label - A block's label.
+ * @csspart text - A block's text.
+ * @csspart show-more - The "Show more" / "Show less" button of a long block.
+ * @csspart fields - A list of argument fields.
+ * @csspart todos - A todo list.
+ *
+ * @cssprop --callfold-font-family - Text font.
+ * @cssprop --callfold-mono-font-family - Font of paths, commands, code and output.
+ * @cssprop --callfold-font-size - Base font size (default 0.875rem).
+ * @cssprop --callfold-radius - Corner radius.
+ * @cssprop --callfold-color-text - Text colour.
+ * @cssprop --callfold-color-muted - Secondary text: summaries, labels, meta.
+ * @cssprop --callfold-color-surface - Background.
+ * @cssprop --callfold-color-surface-raised - Hovered and raised background.
+ * @cssprop --callfold-color-border - Borders.
+ * @cssprop --callfold-color-accent - Paths, links, a running stage.
+ * @cssprop --callfold-color-error - Errors and failing exit codes.
+ * @cssprop --callfold-color-success - A finished stage, added text.
+ * @cssprop --callfold-color-code-background - Background of code and output blocks.
+ * @cssprop --callfold-color-focus - Focus ring.
+ */
+export class ToolRowElement extends LitElement {
+  static override styles = [theme, toolRowStyles];
+
+  static override properties = {
+    node: { attribute: false },
+    expanded: { type: Boolean, reflect: true },
+    categoryOf: { attribute: false },
+  };
+
+  /** The tool node to show (from a Conversation). Nothing renders without one. */
+  declare node: ToolNode | undefined;
+  /**
+   * Whether a dispatched row shows its body. A preparing row never does, whatever this says.
+   * @attr expanded
+   */
+  declare expanded: boolean;
+  /** Maps the tool's name to its category; the core's `categoryOf` by default. */
+  declare categoryOf: ToolClassifier;
+
+  /** Ids of the blocks shown in full ("Show more"), kept across stages. */
+  readonly #full = new Set<string>();
+  /** The path the last render showed: what activating it opens. */
+  #path: string | undefined;
+
+  constructor() {
+    super();
+    this.node = undefined;
+    this.expanded = false;
+    this.categoryOf = categoryOf;
+  }
+
+  protected override willUpdate(changed: PropertyValues<this>): void {
+    if (changed.has('node') || changed.has('categoryOf')) {
+      const { node } = this;
+      this.#hostAttribute('stage', node?.stage);
+      this.#hostAttribute('category', node ? this.categoryOf(node.name) : undefined);
+      this.toggleAttribute('error', node?.result?.isError === true);
+    }
+  }
+
+  #hostAttribute(name: string, value: string | undefined): void {
+    if (value === undefined) this.removeAttribute(name);
+    else if (this.getAttribute(name) !== value) this.setAttribute(name, value);
+  }
+
+  protected override render(): TemplateResult | typeof nothing {
+    const { node } = this;
+    if (!node) return nothing;
+    const category: ToolCategory = this.categoryOf(node.name);
+    const view = rowView(node, category);
+    this.#path = view.path;
+    const expandable = node.stage !== 'preparing';
+    const expanded = expandable && this.expanded;
+    const result = node.result ? resultView(node.result) : undefined;
+    const stage =
+      node.stage === 'result' && node.result?.isError ? 'Failed' : STAGE_LABELS[node.stage];
+
+    const heading = html`${expandable ? chevronIcon() : html`<span class="chevron-space"></span>`}
+      ${categoryIcon(category)}
+      <span part="title" class="title">${view.title}</span>
+      ${view.name === undefined ? nothing : html`<span part="name" class="name">${view.name}</span>`}
+      ${view.summary === undefined ? nothing : html`<span part="summary" class="summary">${view.summary}</span>`}`;
+
+    return html`<div part="row" class="row">
+      <div part="header" class="header">
+        ${
+          expandable
+            ? html`<button
+                part="toggle"
+                class="toggle"
+                type="button"
+                aria-expanded=${expanded ? 'true' : 'false'}
+                aria-controls="body"
+                @click=${this.#toggle}
+              >
+                ${heading}
+              </button>`
+            : html`<div part="toggle" class="toggle">${heading}</div>`
+        }
+        ${
+          view.path === undefined
+            ? nothing
+            : html`<button
+                part="path"
+                class="path"
+                type="button"
+                title=${view.path}
+                aria-label=${`Open ${view.path}`}
+                @click=${this.#openPath}
+              >
+                ${view.path}
+              </button>`
+        }
+        ${
+          view.href === undefined
+            ? nothing
+            : html`<a part="link" class="link" href=${view.href} target="_blank" rel="noopener noreferrer"
+                >${view.href}</a
+              >`
+        }
+        <span part="meta" class="meta">
+          ${view.size === undefined ? nothing : html`<span part="size" class="size">${view.size}</span>`}
+          ${
+            result?.exitCode === undefined
+              ? nothing
+              : html`<span part="exit-code" class=${result.exitCode === 0 ? 'exit-code' : 'exit-code failed'}
+                  >exit ${result.exitCode}</span
+                >`
+          }
+          <span part="stage" class="stage" role="status"
+            ><span class="visually-hidden">${view.title}: </span>${stage}</span
+          >
+        </span>
+      </div>
+      ${
+        expandable
+          ? html`<div part="body" class="body" id="body" ?hidden=${!expanded}>
+              ${expanded ? bodySections(node, category).map((section) => this.#section(section)) : nothing}
+            </div>`
+          : nothing
+      }
+    </div>`;
+  }
+
+  #section(section: CallSection): TemplateResult {
+    switch (section.type) {
+      case 'block': {
+        const { id, label, text, tone } = section;
+        const full = this.#full.has(id) && text.full !== undefined;
+        const shown = full && text.full ? text.full() : text.head;
+        return html`<section part="block" class=${`block ${tone}`} aria-label=${label}>
+          <div part="label" class="label" aria-hidden="true">${label}</div>
+          ${
+            shown === ''
+              ? html`<pre part="text" class="empty">No ${label.toLowerCase()}</pre>`
+              : html`<pre part="text">${shown}</pre>`
+          }
+          ${
+            text.full === undefined
+              ? nothing
+              : html`<button
+                  part="show-more"
+                  class="more"
+                  type="button"
+                  aria-expanded=${full ? 'true' : 'false'}
+                  @click=${() => this.#showMore(id)}
+                >
+                  ${full ? 'Show less' : 'Show more'}
+                </button>`
+          }
+        </section>`;
+      }
+      case 'fields':
+        return html`<dl part="fields" class="fields">
+          ${section.entries.map((entry) => html`<div><dt>${entry.label}</dt><dd>${fieldValue(entry)}</dd></div>`)}
+        </dl>`;
+      case 'todos':
+        return html`<ul part="todos" class="todos" aria-label="Todos">
+          ${section.items.map(
+            (item) => html`<li data-status=${item.status}>
+              <span class="mark" aria-hidden="true">${TODO_MARKS[item.status] ?? '○'}</span>
+              <span class="text">${item.text}</span>
+              <span class="visually-hidden">(${item.status.replace('_', ' ')})</span>
+            </li>`,
+          )}
+        </ul>`;
+      default:
+        return section satisfies never;
+    }
+  }
+
+  #toggle = (): void => {
+    if (this.node?.stage === 'preparing') return;
+    this.expanded = !this.expanded;
+    emit(this, 'tool-row-toggle', { callId: this.node?.callId ?? '', expanded: this.expanded });
+  };
+
+  #openPath = (): void => {
+    const { node } = this;
+    const path = this.#path;
+    if (node && path !== undefined) emit(this, 'tool-open-path', { path, node });
+  };
+
+  #showMore(id: string): void {
+    if (!this.#full.delete(id)) this.#full.add(id);
+    this.requestUpdate();
+  }
+}
+
+function fieldValue(entry: FieldEntry): TemplateResult | string {
+  return entry.href === undefined
+    ? entry.value
+    : html`<a href=${entry.href} target="_blank" rel="noopener noreferrer">${entry.value}</a>`;
+}

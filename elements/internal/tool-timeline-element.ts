@@ -1,0 +1,226 @@
+import { html, LitElement, nothing, type TemplateResult } from 'lit';
+import { repeat } from 'lit/directives/repeat.js';
+import type { Observable, Subscription } from 'rxjs';
+import type { AssistantNode } from '../../src/definitions/assistant-definition.js';
+import type { Conversation, GroupNode } from '../../src/groups/builder.js';
+import { categoryOf } from '../../src/groups/categories.js';
+import { type AssembleOptions, assemble } from '../../src/rx/assemble.js';
+import type { AssembleInput } from '../../src/rx/assembler-command.js';
+import { emit, type ToolGroupToggleEvent } from './events.js';
+import type { ToolClassifier, ToolRenderer } from './render-tool.js';
+import { theme } from './theme.js';
+import { toolTimelineStyles } from './tool-timeline-styles.js';
+
+/**
+ * An agent session as it streams: assistant text and reasoning, and tool groups, in log
+ * order.
+ *
+ * Give it either a `conversation` (a Conversation you fold yourself, e.g. from
+ * `Assembler.publish()` or `assemble()`) or a `source`: an Observable of CallfoldEvents
+ * (batches and `assemble()` commands too), which the element folds with `assemble()`. The
+ * element subscribes to `source` when it is connected and unsubscribes when it is
+ * disconnected; each subscription folds from scratch, so a hot source (a Subject) that is
+ * reconnected shows only what came after. Moving the element in the DOM disconnects it: use
+ * a replaying source (`shareReplay`, a ReplaySubject) if you move it, or fold outside and set
+ * `conversation`. While a `source` is set, `conversation` is ignored.
+ *
+ * Items are keyed (assistant responses by attempt id, groups by id), so each keeps its
+ * element as the conversation grows. Groups remember their expanded state by id while they
+ * are in the conversation; `expand-groups` sets the state of groups not toggled yet.
+ * Assistant text is rendered as text (not Markdown, never HTML).
+ *
+ * Registering `tool-timeline` (`callfold/elements/tool-timeline`) also registers
+ * `tool-group` and `tool-row`.
+ *
+ * @summary An agent session as it streams: assistant text and tool groups.
+ *
+ * @slot empty - Shown while there is nothing to show.
+ *
+ * @fires tool-timeline-error - The `source` failed. `detail: { error }`. What was shown stays.
+ * @fires tool-group-toggle - Bubbles from a group. `detail: { id, expanded }`.
+ * @fires tool-open-path - Bubbles from a row: a path was activated. `detail: { path, node }`.
+ * @fires tool-row-toggle - Bubbles from a row. `detail: { callId, expanded }`.
+ *
+ * @csspart timeline - The list of items.
+ * @csspart assistant - One assistant response.
+ * @csspart text - Its text.
+ * @csspart reasoning - Its reasoning, collapsed in a `<details>`.
+ * @csspart group - A `<tool-group>` element (style its inside through its own parts).
+ *
+ * @cssprop --callfold-font-family - Text font.
+ * @cssprop --callfold-mono-font-family - Font of paths, commands, code and output.
+ * @cssprop --callfold-font-size - Base font size (default 0.875rem).
+ * @cssprop --callfold-radius - Corner radius.
+ * @cssprop --callfold-color-text - Text colour.
+ * @cssprop --callfold-color-muted - Secondary text: reasoning.
+ * @cssprop --callfold-color-surface - Group background.
+ * @cssprop --callfold-color-surface-raised - Hovered background.
+ * @cssprop --callfold-color-border - Borders.
+ * @cssprop --callfold-color-accent - Paths, links, running calls.
+ * @cssprop --callfold-color-error - Errors.
+ * @cssprop --callfold-color-success - Finished calls.
+ * @cssprop --callfold-color-code-background - Background of code and output blocks.
+ * @cssprop --callfold-color-focus - Focus ring.
+ */
+export class ToolTimelineElement extends LitElement {
+  static override styles = [theme, toolTimelineStyles];
+
+  static override properties = {
+    conversation: { attribute: false },
+    // Own accessors: setting either subscribes at once, so no event sent right after is lost.
+    source: { attribute: false, noAccessor: true },
+    assembleOptions: { attribute: false, noAccessor: true },
+    expandGroups: { type: Boolean, attribute: 'expand-groups' },
+    renderTool: { attribute: false },
+    categoryOf: { attribute: false },
+  };
+
+  /** The Conversation to show, when no `source` is set. */
+  declare conversation: Conversation | undefined;
+  /**
+   * Whether groups not toggled by the user show their rows.
+   * @attr expand-groups
+   */
+  declare expandGroups: boolean;
+  /** Renders some tools the embedder's way; passed to every group. */
+  declare renderTool: ToolRenderer | undefined;
+  /** Maps a tool's name to its category; passed to every group. */
+  declare categoryOf: ToolClassifier;
+
+  #source: Observable<AssembleInput> | undefined;
+  #assembleOptions: AssembleOptions | undefined;
+  #subscription: Subscription | null = null;
+  #subscribed: { source: Observable<AssembleInput>; options: AssembleOptions | undefined } | null =
+    null;
+  /** What the current subscription last published. */
+  #folded: Conversation | undefined;
+  /** Expanded state of groups the user toggled, by id, pruned to the groups shown. */
+  readonly #expanded = new Map<string, boolean>();
+
+  constructor() {
+    super();
+    this.conversation = undefined;
+    this.expandGroups = false;
+    this.renderTool = undefined;
+    this.categoryOf = categoryOf;
+  }
+
+  /**
+   * Events to fold with `assemble()` while connected; wins over `conversation`. Setting it on
+   * a connected element subscribes at once (and unsubscribes from the previous source).
+   */
+  get source(): Observable<AssembleInput> | undefined {
+    return this.#source;
+  }
+  set source(source: Observable<AssembleInput> | undefined) {
+    const old = this.#source;
+    this.#source = source;
+    this.#sync();
+    this.requestUpdate('source', old);
+  }
+
+  /** Options for `assemble()` (scheduler, definitions, onInvalid…); setting them resubscribes. */
+  get assembleOptions(): AssembleOptions | undefined {
+    return this.#assembleOptions;
+  }
+  set assembleOptions(options: AssembleOptions | undefined) {
+    const old = this.#assembleOptions;
+    this.#assembleOptions = options;
+    this.#sync();
+    this.requestUpdate('assembleOptions', old);
+  }
+
+  /** The Conversation shown: the source's latest publication, or `conversation`. */
+  get shown(): Conversation | undefined {
+    return this.source ? this.#folded : this.conversation;
+  }
+
+  /** Whether the element holds a live subscription to `source`. */
+  get subscribed(): boolean {
+    return this.#subscription !== null;
+  }
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    this.#sync();
+  }
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    this.#sync();
+  }
+
+  protected override willUpdate(): void {
+    const shown = this.shown;
+    if (shown && this.#expanded.size > 0) {
+      const ids = new Set<string>();
+      for (const item of shown.items) if (item.kind === 'group') ids.add(item.id);
+      for (const id of this.#expanded.keys()) if (!ids.has(id)) this.#expanded.delete(id);
+    }
+  }
+
+  /** Subscribes to `source` exactly while connected, resubscribing when it or the options change. */
+  #sync(): void {
+    const source = this.isConnected ? this.source : undefined;
+    const current = this.#subscribed;
+    if (current?.source === source && current?.options === this.assembleOptions) return;
+    this.#subscription?.unsubscribe();
+    this.#subscription = null;
+    this.#subscribed = null;
+    this.#folded = undefined;
+    if (!source) return;
+    const options = this.assembleOptions;
+    this.#subscribed = { source, options };
+    this.#subscription = source.pipe(assemble(options)).subscribe({
+      next: (conversation) => {
+        this.#folded = conversation;
+        this.requestUpdate();
+      },
+      error: (error: unknown) => {
+        this.#subscription = null;
+        emit(this, 'tool-timeline-error', { error });
+      },
+    });
+  }
+
+  protected override render(): TemplateResult {
+    const items = this.shown?.items ?? [];
+    if (items.length === 0) return html`<slot name="empty"></slot>`;
+    return html`<div part="timeline" class="timeline">
+      ${repeat(
+        items,
+        (item) => `${item.kind}:${item.id}`,
+        (item) => (item.kind === 'assistant' ? this.#assistant(item) : this.#group(item)),
+      )}
+    </div>`;
+  }
+
+  #assistant(node: AssistantNode): TemplateResult {
+    return html`<div part="assistant" class="assistant" data-stage=${node.stage}>
+      ${
+        node.reasoning === ''
+          ? nothing
+          : html`<details part="reasoning" class="reasoning">
+              <summary>Reasoning</summary>
+              <p class="text">${node.reasoning}</p>
+            </details>`
+      }
+      ${node.text === '' ? nothing : html`<p part="text" class="text">${node.text}</p>`}
+    </div>`;
+  }
+
+  #group(group: GroupNode): TemplateResult {
+    return html`<tool-group
+      part="group"
+      .group=${group}
+      .expanded=${this.#expanded.get(group.id) ?? this.expandGroups}
+      .renderTool=${this.renderTool}
+      .categoryOf=${this.categoryOf}
+      @tool-group-toggle=${this.#remember}
+    ></tool-group>`;
+  }
+
+  #remember = (event: ToolGroupToggleEvent): void => {
+    this.#expanded.set(event.detail.id, event.detail.expanded);
+  };
+}

@@ -1,0 +1,94 @@
+/**
+ * A live session for element tests, folded by the real Assembler: tests push the events a
+ * provider adapter would, publish, and hand the published nodes to elements, so every row
+ * reads through a real `PartialArguments`.
+ */
+import { Assembler } from '../../src/assembler/assembler.js';
+import type { ToolNode } from '../../src/definitions/tool-definition.js';
+import type { CallfoldEvent } from '../../src/events/types.js';
+import type { Conversation, GroupNode } from '../../src/groups/builder.js';
+
+export class Session {
+  readonly assembler = new Assembler({ now: () => 1_000 });
+  readonly attemptId: string;
+  #seq = 0;
+  #blocks = new Map<string, number>();
+  conversation: Conversation;
+
+  constructor(attemptId = 'a1') {
+    this.attemptId = attemptId;
+    this.conversation = this.assembler.publish();
+  }
+
+  push(...events: CallfoldEvent[]): this {
+    this.assembler.push(events);
+    return this;
+  }
+
+  /** One argument fragment of a streaming call; the name goes with the first one. */
+  delta(callId: string, args: string, name?: string): this {
+    let block = this.#blocks.get(callId);
+    if (block === undefined) {
+      block = this.#blocks.size;
+      this.#blocks.set(callId, block);
+    }
+    const base = {
+      type: 'stream/tool-call-delta',
+      attemptId: this.attemptId,
+      block,
+      callId,
+      args,
+    } as const;
+    return this.push(name === undefined ? base : { ...base, name });
+  }
+
+  /** The whole argument text streamed in fragments of `size` characters. */
+  stream(callId: string, name: string, text: string, size = 7): this {
+    for (let at = 0; at < text.length; at += size) {
+      this.delta(callId, text.slice(at, at + size), at === 0 ? name : undefined);
+    }
+    return this;
+  }
+
+  text(text: string, block = 99): this {
+    return this.push({ type: 'stream/text-delta', attemptId: this.attemptId, block, text });
+  }
+
+  call(callId: string, name: string, args: string | Record<string, unknown>): this {
+    return this.push({ type: 'tool/call', seq: ++this.#seq, callId, name, args });
+  }
+
+  result(callId: string, output: unknown, isError = false): this {
+    return this.push({ type: 'tool/result', seq: ++this.#seq, callId, output, isError });
+  }
+
+  publish(): Conversation {
+    this.conversation = this.assembler.publish();
+    return this.conversation;
+  }
+
+  /** The published node of a call (publishes first). */
+  tool(callId: string): ToolNode {
+    const node = this.publish().tools.get(callId);
+    if (!node) throw new Error(`no published tool ${callId}`);
+    return node;
+  }
+
+  /** The published group holding a call (publishes first). */
+  group(callId: string): GroupNode {
+    for (const item of this.publish().items) {
+      if (item.kind === 'group' && item.tools.some((tool) => tool.callId === callId)) return item;
+    }
+    throw new Error(`no group holds ${callId}`);
+  }
+}
+
+/** A shadow root's text, whitespace collapsed. */
+export function textOf(element: Element): string {
+  return (element.shadowRoot?.textContent ?? '').replace(/\s+/g, ' ').trim();
+}
+
+/** The first element of a shadow root with the given part. */
+export function part(element: Element, name: string): HTMLElement | null {
+  return element.shadowRoot?.querySelector<HTMLElement>(`[part~="${name}"]`) ?? null;
+}
