@@ -65,6 +65,7 @@ export class Assembler {
   readonly #times = new Times();
   /** The fold in progress, read by `#emit`: reused fields, so matching allocates nothing. */
   #foldDefinition: AnyDefinition | null = null;
+  #foldContexts: Map<string, AnyContext> | null = null;
   #foldEvent: CallfoldEvent | null = null;
   #foldLocation: Location = 0;
   #foldStart: Match | undefined;
@@ -168,6 +169,7 @@ export class Assembler {
     this.#foldUpdate = undefined;
     for (const definition of this.#definitions) {
       this.#foldDefinition = definition;
+      this.#foldContexts = this.#contexts.get(definition) as Map<string, AnyContext>;
       try {
         definition.match(event, this.#emit);
       } catch (error) {
@@ -191,7 +193,7 @@ export class Assembler {
       role === 'start'
         ? (this.#foldStart ??= { event, role, location })
         : (this.#foldUpdate ??= { event, role, location });
-    const contexts = this.#contexts.get(definition) as Map<string, AnyContext>;
+    const contexts = this.#foldContexts as Map<string, AnyContext>;
     let context = contexts.get(key);
     if (!context) {
       context = new Context(definition, key);

@@ -128,6 +128,7 @@ const labels = Object.fromEntries(Object.keys(variants).map((type) => [type, `${
 
 function inspect(value: unknown): Problem | undefined {
   try {
+    if (isWellFormedDelta(value)) return undefined;
     if (!isRecord(value)) {
       return { field: '', message: `event: expected an object, got ${describeValue(value)}` };
     }
@@ -140,6 +141,42 @@ function inspect(value: unknown): Problem | undefined {
     // Only exotic objects get here (a revoked Proxy throws from Array.isArray).
     return { field: '', message: 'event: the value could not be inspected', options: { cause } };
   }
+}
+
+const hasOwn = Object.hasOwn;
+
+function isId(value: unknown): boolean {
+  return typeof value === 'string' && value !== '';
+}
+
+/**
+ * The same rules as the variant checkers, for the two events a stream sends thousands of,
+ * written straight through so that a well-formed delta costs a few property reads. Anything
+ * else (or anything wrong) goes the long way, which names the field.
+ */
+function isWellFormedDelta(v: unknown): boolean {
+  if (typeof v !== 'object' || v === null || Array.isArray(v) || !hasOwn(v, 'type')) return false;
+  const r = v as Record<string, unknown>;
+  if (!(hasOwn(r, 'attemptId') && isId(r.attemptId) && hasOwn(r, 'block') && index.test(r.block))) {
+    return false;
+  }
+  if (r.type === 'stream/tool-call-delta') {
+    return (
+      hasOwn(r, 'callId') &&
+      isId(r.callId) &&
+      hasOwn(r, 'args') &&
+      typeof r.args === 'string' &&
+      (!hasOwn(r, 'name') || isId(r.name))
+    );
+  }
+  if (r.type === 'stream/text-delta') {
+    return (
+      hasOwn(r, 'text') &&
+      typeof r.text === 'string' &&
+      (!hasOwn(r, 'reasoning') || typeof r.reasoning === 'boolean')
+    );
+  }
+  return false;
 }
 
 function durable(record: object, label: string): Problem | undefined {
