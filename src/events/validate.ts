@@ -127,8 +127,8 @@ const knownTypes = Object.keys(variants).join(', ');
 const labels = Object.fromEntries(Object.keys(variants).map((type) => [type, `${type} event`]));
 
 function inspect(value: unknown): Problem | undefined {
+  if (isWellFormedDelta(value)) return undefined;
   try {
-    if (isWellFormedDelta(value)) return undefined;
     if (!isRecord(value)) {
       return { field: '', message: `event: expected an object, got ${describeValue(value)}` };
     }
@@ -155,6 +155,14 @@ function isId(value: unknown): boolean {
  * else (or anything wrong) goes the long way, which names the field.
  */
 function isWellFormedDelta(v: unknown): boolean {
+  try {
+    return isWellFormedDeltaRecord(v);
+  } catch {
+    return false; // an exotic object: the long way reports it
+  }
+}
+
+function isWellFormedDeltaRecord(v: unknown): boolean {
   if (typeof v !== 'object' || v === null || Array.isArray(v) || !hasOwn(v, 'type')) return false;
   const r = v as Record<string, unknown>;
   if (!(hasOwn(r, 'attemptId') && isId(r.attemptId) && hasOwn(r, 'block') && index.test(r.block))) {
