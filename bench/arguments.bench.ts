@@ -1,0 +1,458 @@
+/**
+ * `npm run bench:arguments`: PartialArguments against its peers on one streamed `write`.
+ *
+ * 512 KiB (and 1 MiB) of decoded `content`, `file_path` first, arrive in 16-character
+ * fragments; every 64 fragments each reader answers the path and the content length
+ * (callfold: `stringLength('content', { step: 1024 })`). Prose content has few escapes;
+ * code-like content is dense with them. Each (scenario, reader) pair runs in three fresh
+ * Node workers that build their inputs first, warm up, force GC before every sample, and
+ * check every run's answers. Results: bench/results/arguments.json.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { availableParallelism, loadavg } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { PartialArguments } from '../src/arguments/partial-arguments.js';
+import { allocationMethod } from './support/allocation.js';
+import { buildWriteArguments, type ContentKind, type WriteArguments } from './support/content.js';
+import { measure, type SamplePlan, type WorkerReport } from './support/measure.js';
+import {
+  asyncFloor,
+  checkReadings,
+  emptyReadings,
+  type FlushPlan,
+  floor,
+  jsonriver,
+  type PartialLengths,
+  type Peer,
+  type PeerOutcome,
+  partialJson,
+  streamparserComplete,
+  streamparserPartial,
+} from './support/peers.js';
+import { MiB, type Summary, summarize } from './support/stats.js';
+import { type Column, markdownTable, textTable } from './support/table.js';
+import { runWorker, sendReport } from './support/workers.js';
+
+const WORKERS = 3;
+const STEP = 1024;
+/** Plans keep the whole run within about four minutes on two cores. */
+const FULL: SamplePlan = {
+  warmup: 10,
+  warmupMs: 500,
+  samples: 20,
+  allocationSamples: 0,
+  retainedSamples: 3,
+};
+/** Peers taking 50–250 ms a run. */
+const PEER: SamplePlan = {
+  warmup: 2,
+  warmupMs: 500,
+  samples: 10,
+  allocationSamples: 0,
+  retainedSamples: 2,
+};
+/** partial-json is quadratic (seconds a run): its first run is long enough to warm up. */
+const QUADRATIC: SamplePlan = {
+  warmup: 0,
+  warmupMs: 0,
+  samples: 2,
+  allocationSamples: 0,
+  retainedSamples: 1,
+};
+
+interface Scenario {
+  readonly id: string;
+  readonly kind: ContentKind;
+  readonly contentLength: number;
+}
+
+const SCENARIOS: readonly Scenario[] = [
+  { id: 'prose-512k', kind: 'prose', contentLength: 512 * 1024 },
+  { id: 'code-512k', kind: 'code', contentLength: 512 * 1024 },
+  { id: 'prose-1m', kind: 'prose', contentLength: 1024 * 1024 },
+  { id: 'code-1m', kind: 'code', contentLength: 1024 * 1024 },
+];
+
+interface Contestant {
+  readonly name: string;
+  readonly note: string;
+  readonly partial: PartialLengths | { readonly step: number };
+  readonly plan: SamplePlan;
+  /** Scenario ids it runs in; all when absent. */
+  readonly only?: readonly string[];
+  run(input: Input): PeerOutcome | Promise<PeerOutcome>;
+}
+
+interface Input {
+  readonly args: WriteArguments;
+  readonly plan: FlushPlan;
+}
+
+const callfold: Contestant = {
+  name: 'callfold',
+  note: "append; per flush text('file_path'), stringLength('content', {step: 1024}), refresh(); seal(text) at the end",
+  partial: { step: STEP },
+  plan: FULL,
+  run({ args: { text }, plan }) {
+    const readings = emptyReadings(plan);
+    const { fragments, flushEvery } = plan;
+    const step = { step: STEP };
+    const reader = PartialArguments.streaming();
+    for (let i = 0; i < fragments.length; i++) {
+      reader.append(fragments[i]!);
+      if ((i + 1) % flushEvery === 0) {
+        const flush = (i + 1) / flushEvery - 1;
+        readings.texts[flush] = reader.text('file_path');
+        readings.lengths[flush] = reader.stringLength('content', step) ?? -1;
+        reader.refresh();
+      }
+    }
+    const sealed = reader.seal(text);
+    readings.finalText = sealed.text('file_path');
+    readings.finalLength = sealed.stringLength('content') ?? -1;
+    return { readings, held: sealed };
+  },
+};
+
+const FIVE_HUNDRED_TWELVE = ['prose-512k', 'code-512k'];
+
+function fromPeer(peer: Peer, plan: SamplePlan, only?: readonly string[]): Contestant {
+  return {
+    name: peer.name,
+    note: peer.note,
+    partial: peer.partialLengths,
+    plan,
+    ...(only === undefined ? {} : { only }),
+    run: ({ plan: flushes }) => peer.run(flushes),
+  };
+}
+
+const CONTESTANTS: readonly Contestant[] = [
+  callfold,
+  fromPeer(jsonriver, PEER),
+  fromPeer(partialJson, QUADRATIC, FIVE_HUNDRED_TWELVE),
+  fromPeer(streamparserPartial, PEER, FIVE_HUNDRED_TWELVE),
+  fromPeer(streamparserComplete, PEER, FIVE_HUNDRED_TWELVE),
+  fromPeer(floor, FULL),
+  fromPeer(asyncFloor, FULL, FIVE_HUNDRED_TWELVE),
+];
+
+function scenario(id: string): Scenario {
+  const found = SCENARIOS.find((s) => s.id === id);
+  if (found === undefined) throw new Error(`unknown scenario ${id}`);
+  return found;
+}
+
+function contestant(name: string): Contestant {
+  const found = CONTESTANTS.find((c) => c.name === name);
+  if (found === undefined) throw new Error(`unknown contestant ${name}`);
+  return found;
+}
+
+function buildInput(s: Scenario): Input {
+  const args = buildWriteArguments({ kind: s.kind, contentLength: s.contentLength });
+  return {
+    args,
+    plan: {
+      fragments: args.fragments,
+      flushEvery: args.flushEvery,
+      textKey: 'file_path',
+      lengthKey: 'content',
+    },
+  };
+}
+
+async function worker(scenarioId: string, name: string): Promise<void> {
+  const s = scenario(scenarioId);
+  const c = contestant(name);
+  const report = await measure<Input, PeerOutcome>(
+    {
+      build: () => buildInput(s),
+      run: (input) => c.run(input),
+      check: ({ args }, { readings }) =>
+        checkReadings(`${c.name} on ${s.id}`, readings, {
+          text: args.path,
+          length: args.content.length,
+          lengths: args.expectedLengths,
+          fragmentSize: args.fragmentSize,
+          partial: c.partial,
+        }),
+    },
+    c.plan,
+  );
+  sendReport(report);
+}
+
+interface Result {
+  readonly scenario: string;
+  readonly contestant: string;
+  readonly note: string;
+  readonly plan: SamplePlan;
+  readonly time: Summary;
+  readonly allocated: Summary;
+  readonly retainedBytes: number;
+  readonly retainedPerChar: number;
+  readonly inputsRssBytes: number;
+  readonly peakRssBytes: number;
+  readonly reports: readonly WorkerReport[];
+}
+
+interface ScenarioFacts {
+  readonly id: string;
+  readonly kind: ContentKind;
+  readonly contentLength: number;
+  readonly textLength: number;
+  readonly fragments: number;
+  readonly flushes: number;
+  readonly escapedCharacters: number;
+}
+
+const mib = (bytes: number) => (bytes / MiB).toFixed(1);
+const ms = (value: number) => (value >= 100 ? value.toFixed(0) : value.toFixed(1));
+
+async function parent(): Promise<void> {
+  const script = fileURLToPath(import.meta.url);
+  const started = performance.now();
+  const facts: ScenarioFacts[] = [];
+  const results: Result[] = [];
+  // One worker runs at a time, so a 1-minute load average above the core count means other
+  // processes competed for the CPU and the timings are noisier than they should be.
+  let maxLoad = loadavg()[0] ?? 0;
+  console.log(
+    `bench:arguments — Node ${process.version}, ${WORKERS} fresh workers per row, one at a time, in rounds`,
+  );
+  const rows: { s: Scenario; c: Contestant; fact: ScenarioFacts; reports: WorkerReport[] }[] = [];
+  for (const s of SCENARIOS) {
+    const { args } = buildInput(s);
+    const fact: ScenarioFacts = {
+      id: s.id,
+      kind: s.kind,
+      contentLength: args.content.length,
+      textLength: args.text.length,
+      fragments: args.fragments.length,
+      flushes: args.expectedLengths.length,
+      escapedCharacters: args.escapedCharacters,
+    };
+    facts.push(fact);
+    for (const c of CONTESTANTS) {
+      if (c.only === undefined || c.only.includes(s.id)) rows.push({ s, c, fact, reports: [] });
+    }
+  }
+  // Rounds: each round runs one fresh worker for every row, so a burst of load from other
+  // processes spreads over all readers instead of skewing one reader's ratios.
+  for (let round = 1; round <= WORKERS; round++) {
+    for (const row of rows) {
+      maxLoad = Math.max(maxLoad, loadavg()[0] ?? 0);
+      process.stderr.write(`  round ${round}/${WORKERS} · ${row.s.id} · ${row.c.name} …`);
+      const t = performance.now();
+      row.reports.push(
+        await runWorker<WorkerReport>({ script, args: ['--worker', row.s.id, row.c.name] }),
+      );
+      process.stderr.write(` ${((performance.now() - t) / 1000).toFixed(1)} s\n`);
+    }
+  }
+  for (const { s, c, fact, reports } of rows) {
+    const retainedBytes = summarize(reports.map((r) => r.retainedBytes)).median;
+    results.push({
+      scenario: s.id,
+      contestant: c.name,
+      note: c.note,
+      plan: c.plan,
+      time: summarize(reports.flatMap((r) => r.timesMs)),
+      allocated: summarize(reports.flatMap((r) => r.allocatedBytes)),
+      retainedBytes,
+      retainedPerChar: retainedBytes / fact.textLength,
+      inputsRssBytes: summarize(reports.map((r) => r.inputsRssBytes)).median,
+      peakRssBytes: summarize(reports.map((r) => r.peakRssBytes)).median,
+      reports,
+    });
+  }
+  const elapsed = (performance.now() - started) / 1000;
+
+  const columns: Column[] = [
+    { title: 'reader' },
+    { title: 'median ms', align: 'right' },
+    { title: 'p25–p75 ms', align: 'right' },
+    { title: 'n', align: 'right' },
+    { title: 'alloc MiB', align: 'right' },
+    { title: 'retained MiB', align: 'right' },
+    { title: 'B/char', align: 'right' },
+    { title: 'peak RSS MiB', align: 'right' },
+    { title: '× callfold', align: 'right' },
+  ];
+  const rowsFor = (id: string) => {
+    const base = results.find((r) => r.scenario === id && r.contestant === 'callfold');
+    return results
+      .filter((r) => r.scenario === id)
+      .map((r) => [
+        r.contestant,
+        ms(r.time.median),
+        `${ms(r.time.p25)}–${ms(r.time.p75)}`,
+        String(r.time.n),
+        mib(r.allocated.median),
+        mib(r.retainedBytes),
+        r.retainedPerChar.toFixed(2),
+        mib(r.peakRssBytes),
+        base === undefined ? '' : (r.time.median / base.time.median).toFixed(2),
+      ]);
+  };
+
+  for (const fact of facts) {
+    const inputsRss = results.find((r) => r.scenario === fact.id)?.inputsRssBytes ?? 0;
+    console.log(
+      `\n## ${fact.id}: ${fact.contentLength.toLocaleString('en')} content chars ` +
+        `(${fact.escapedCharacters.toLocaleString('en')} escaped), ` +
+        `${fact.textLength.toLocaleString('en')} argument chars, ` +
+        `${fact.fragments.toLocaleString('en')} fragments (16 chars, never splitting a surrogate pair), ${fact.flushes} flushes; ` +
+        `inputs alone peak at ${mib(inputsRss)} MiB RSS`,
+    );
+    console.log(textTable(columns, rowsFor(fact.id)));
+  }
+
+  const time = (id: string, name: string) =>
+    results.find((r) => r.scenario === id && r.contestant === name)?.time.median ?? Number.NaN;
+  const ratio = (id: string, name: string, over: string, overName = name) =>
+    time(id, name) / time(over, overName);
+  const goals: Goal[] = [
+    goal(
+      '≥ 2× faster than jsonriver, prose',
+      ratio('prose-512k', 'jsonriver', 'prose-512k', 'callfold'),
+      '≥',
+      2,
+      '×',
+    ),
+    goal(
+      '≥ 3× faster than jsonriver, code-like',
+      ratio('code-512k', 'jsonriver', 'code-512k', 'callfold'),
+      '≥',
+      3,
+      '×',
+    ),
+    goal(
+      '≤ 1.5× the floor, prose',
+      ratio('prose-512k', 'callfold', 'prose-512k', 'floor'),
+      '≤',
+      1.5,
+      '×',
+    ),
+    goal(
+      '≤ 1.5× the floor, code-like',
+      ratio('code-512k', 'callfold', 'code-512k', 'floor'),
+      '≤',
+      1.5,
+      '×',
+    ),
+    goal('1 MiB ≤ 2.3× 512 KiB, prose', ratio('prose-1m', 'callfold', 'prose-512k'), '≤', 2.3, '×'),
+    goal(
+      '1 MiB ≤ 2.3× 512 KiB, code-like',
+      ratio('code-1m', 'callfold', 'code-512k'),
+      '≤',
+      2.3,
+      '×',
+    ),
+    ...SCENARIOS.map((s) => {
+      const retained = results.find((r) => r.scenario === s.id && r.contestant === 'callfold');
+      return goal(
+        `retained ≤ 2 B/argument char, ${s.id}`,
+        retained?.retainedPerChar ?? Number.NaN,
+        '≤',
+        2,
+        ' B/char',
+      );
+    }),
+  ];
+  console.log('\n## Goals (callfold)');
+  console.log(
+    textTable(
+      [{ title: 'goal' }, { title: 'measured', align: 'right' }, { title: 'status' }],
+      goals.map((g) => [g.goal, g.measured, g.met ? 'met' : 'NOT MET']),
+    ),
+  );
+  console.log(
+    `For reference, the floor itself grows ${ratio('prose-1m', 'floor', 'prose-512k').toFixed(2)}× ` +
+      `(prose) and ${ratio('code-1m', 'floor', 'code-512k').toFixed(2)}× (code-like) from 512 KiB to ` +
+      `1 MiB on this machine, and jsonriver ${ratio('prose-1m', 'jsonriver', 'prose-512k').toFixed(2)}× / ` +
+      `${ratio('code-1m', 'jsonriver', 'code-512k').toFixed(2)}×.`,
+  );
+
+  console.log('\n## Notes');
+  for (const c of CONTESTANTS) {
+    const where = c.only === undefined ? 'all scenarios' : c.only.join(', ');
+    console.log(
+      `- ${c.name}: ${c.note}. ${WORKERS} workers × (≥ ${c.plan.warmup} warm-up runs and ≥ ${c.plan.warmupMs} ms, ` +
+        `${c.plan.samples} timed, ${c.plan.allocationSamples + c.plan.retainedSamples} allocation ` +
+        `and ${c.plan.retainedSamples} retained-heap runs); ${where}.`,
+    );
+  }
+  console.log(
+    '- partial-json is quadratic (seconds a run), so it gets only ' +
+      `${QUADRATIC.samples} timed samples per worker and runs at 512 KiB only; ` +
+      '@streamparser/json and the async floor also run at 512 KiB only, to keep the run short.',
+  );
+  console.log(
+    `- time: wall clock (performance.now) of the whole run incl. the end-of-stream read; GC forced before each sample, outside timing.`,
+  );
+  console.log(`- alloc: median cumulative allocation per run, ${allocationMethod}.`);
+  console.log(
+    '- retained: V8 heap still used, after full GC, by what the reader keeps (fragments or text it holds included) ' +
+      'over the heap before its inputs were built; median of the retained-heap runs (a single run can be off by up to ' +
+      '~250 KiB when V8 drops internal caches); B/char is per argument character.',
+  );
+  console.log(
+    `- peak RSS: process.resourceUsage().maxRSS of each worker (inputs included), median of ${WORKERS}.`,
+  );
+  const cores = availableParallelism();
+  console.log(
+    `- total benchmark time ${elapsed.toFixed(0)} s; highest 1-minute load average seen ` +
+      `${maxLoad.toFixed(1)} on ${cores} cores` +
+      (maxLoad > cores ? ' — other processes competed for the CPU; expect noisy timings.' : '.'),
+  );
+
+  console.log('\n## Markdown (README)\n');
+  const mdColumns: Column[] = [
+    { title: 'scenario' },
+    ...columns.filter((c) => c.title !== 'n' && c.title !== 'p25–p75 ms'),
+  ];
+  const mdRows = facts.flatMap((fact) =>
+    rowsFor(fact.id).map((row) => [fact.id, ...row.filter((_, i) => i !== 2 && i !== 3)]),
+  );
+  console.log(markdownTable(mdColumns, mdRows));
+
+  const out = fileURLToPath(new URL('../../bench/results/arguments.json', import.meta.url));
+  mkdirSync(fileURLToPath(new URL('../../bench/results/', import.meta.url)), { recursive: true });
+  writeFileSync(
+    out,
+    JSON.stringify(
+      {
+        node: process.version,
+        date: new Date().toISOString(),
+        maxLoad,
+        allocationMethod,
+        scenarios: facts,
+        goals,
+        results,
+      },
+      null,
+      2,
+    ),
+  );
+  console.log(`\nFull results: ${out}`);
+}
+
+interface Goal {
+  readonly goal: string;
+  readonly value: number;
+  readonly measured: string;
+  readonly met: boolean;
+}
+
+function goal(name: string, value: number, op: '≥' | '≤', bound: number, unit: string): Goal {
+  const met = op === '≥' ? value >= bound : value <= bound;
+  return { goal: name, value, measured: `${value.toFixed(2)}${unit} (${op} ${bound})`, met };
+}
+
+if (process.argv[2] === '--worker') {
+  await worker(process.argv[3] ?? '', process.argv[4] ?? '');
+} else {
+  await parent();
+}

@@ -1,0 +1,23 @@
+/**
+ * A seeded PRNG (mulberry32) so every worker builds byte-identical inputs.
+ *
+ * Not for anything but benchmark fixtures: 32 bits of state, fine statistical quality for
+ * picking words, far too small for cryptography.
+ */
+export function seededRandom(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** Picks one element of a non-empty list. */
+export function pick<T>(random: () => number, items: readonly T[]): T {
+  const item = items[Math.floor(random() * items.length)];
+  if (item === undefined) throw new Error('pick() needs a non-empty list');
+  return item;
+}
