@@ -54,36 +54,37 @@ export function advance(
   open: boolean,
   limit = Number.POSITIVE_INFINITY,
 ): Error | null {
-  const start = cursor.pos;
+  // Locals, written back once: this loop runs once per escape of a long string.
+  let { pos, units, last, text } = cursor;
+  const start = pos;
   let error: Error | null = null;
-  let index = cursor.pos < to ? source.chunkAt(cursor.pos) : 0;
-  walk: while (cursor.pos < to && cursor.units < limit) {
+  let index = pos < to ? source.chunkAt(pos) : 0;
+  walk: while (pos < to && units < limit) {
     const base = source.start(index);
     const chunk = source.chunk(index);
     const end = Math.min(to, base + chunk.length) - base;
-    let at = cursor.pos - base;
+    let at = pos - base;
     while (at < end) {
-      if (cursor.units >= limit) break walk;
+      if (units >= limit) break walk;
       const slash = chunk.indexOf('\\', at);
       const runEnd = slash === -1 || slash >= end ? end : slash;
       if (runEnd > at) {
-        const stop = Math.min(runEnd, at + (limit - cursor.units));
-        if (cursor.text !== null) {
+        const stop = limit - units < runEnd - at ? at + (limit - units) : runEnd;
+        if (text !== null) {
           const run = chunk.slice(at, stop);
           if (CONTROL.test(run)) {
             error = new SyntaxError(`Bad control character in string near position ${base + at}`);
             break walk;
           }
-          cursor.text += run;
+          text += run;
         }
-        cursor.last = chunk.charCodeAt(stop - 1);
-        cursor.units += stop - at;
+        last = chunk.charCodeAt(stop - 1);
+        units += stop - at;
         at = stop;
-        cursor.pos = base + at;
+        pos = base + at;
         continue;
       }
       // An escape at `at`; it may run into the next chunk.
-      const pos = base + at;
       const inChunk = at + 6 <= chunk.length;
       const escaped =
         pos + 1 < to ? (inChunk ? chunk.charCodeAt(at + 1) : source.codeAt(pos + 1)) : -1;
@@ -111,19 +112,23 @@ export function advance(
         }
         width = 2;
       }
-      if (cursor.text !== null) cursor.text += String.fromCharCode(unit);
-      cursor.last = unit;
-      cursor.units++;
-      cursor.pos = pos + width;
+      if (text !== null) text += String.fromCharCode(unit);
+      last = unit;
+      units++;
+      pos += width;
       if (at + width > chunk.length) {
-        index = source.chunkAt(cursor.pos);
+        index = source.chunkAt(pos);
         continue walk;
       }
       at += width;
     }
     index++;
   }
-  argumentProbe.decoded += cursor.pos - start;
+  cursor.pos = pos;
+  cursor.units = units;
+  cursor.last = last;
+  cursor.text = text;
+  argumentProbe.decoded += pos - start;
   return error;
 }
 
