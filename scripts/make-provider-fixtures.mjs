@@ -397,15 +397,15 @@ function responses() {
         blocks: [
           { type: 'reasoning', text: turn.reasoning },
           { type: 'text', text: turn.intro },
-          ...calls.slice(0, 2).map(useBlock),
+          ...calls.slice(0, 2).map(toolUseBlock),
           { type: 'text', text: turn.between },
-          useBlock(writeCall),
+          toolUseBlock(writeCall),
         ],
       },
     ],
     results: [],
   });
-  function useBlock(call) {
+  function toolUseBlock(call) {
     return {
       type: 'tool-use',
       callId: call.item.call_id,
