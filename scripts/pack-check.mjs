@@ -162,12 +162,13 @@ export { changed, empty, kind, path, problem, size, value, wrong };
 
 test('a strict NodeNext TypeScript consumer type-checks against the published declarations', () => {
   writeFileSync(join(project, 'consumer.ts'), typedConsumer);
-  // lib ES2023 and no ambient types: the declarations must not lean on DOM or Node globals.
+  // A browser-typed consumer (lib ES2023 + DOM, no Node types): the stream-facing API names
+  // web types (ReadableStream, rxjs's setTimeout), which every runtime callfold targets has.
   const compilerOptions = {
     target: 'ES2022',
     module: 'NodeNext',
     moduleResolution: 'NodeNext',
-    lib: ['ES2023'],
+    lib: ['ES2023', 'DOM'],
     types: [],
     strict: true,
     exactOptionalPropertyTypes: true,
