@@ -1,5 +1,5 @@
 // `npm test`: typecheck, lint, then the same compiled core tests in Node (node:test), Deno
-// (deno test) and Chromium (web-test-runner), then the packed-tarball check. `node
+// (deno test) and Chromium (web-test-runner), then the packed-tarball check (first: it builds dist/, which the CLI test uses). `node
 // scripts/test.mjs <layer>…` runs chosen layers: check, node, deno, browser, pack.
 // Each runner's output streams through; the last line totals what the runners counted.
 import { spawn } from 'node:child_process';
@@ -74,7 +74,8 @@ const layers = {
 };
 
 const chosen = process.argv.slice(2);
-const names = chosen.length ? chosen : ['check', 'node', 'deno', 'browser', 'pack'];
+// pack builds dist/ first, which the CLI test in the node layer runs.
+const names = chosen.length ? chosen : ['check', 'pack', 'node', 'deno', 'browser'];
 const steps = [];
 for (const name of names) {
   if (!layers[name]) {
