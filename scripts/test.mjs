@@ -1,7 +1,8 @@
-// `npm test`: typecheck, lint, then the same compiled core tests in Node (node:test), Deno
-// (deno test) and Chromium (web-test-runner), then the packed-tarball check (first: it builds dist/, which the CLI test uses). `node
-// scripts/test.mjs <layer>…` runs chosen layers: check, node, deno, browser, pack.
-// Each runner's output streams through; the last line totals what the runners counted.
+// `npm test`: typecheck and lint; the packed-tarball check (it builds dist/, which the CLI
+// test uses); then the same compiled core tests in Node (node:test), Deno (deno test) and
+// Chromium (web-test-runner). `node scripts/test.mjs <layer>…` runs chosen layers: check,
+// pack, node, deno, browser. Each runner's output streams through; the last line totals
+// what the runners counted.
 import { spawn } from 'node:child_process';
 import { readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
