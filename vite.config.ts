@@ -5,14 +5,36 @@ import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
 
 const repository = fileURLToPath(new URL('.', import.meta.url));
+const page = (name: string) => fileURLToPath(new URL(`./examples/${name}.html`, import.meta.url));
 
 export default defineConfig({
   root: fileURLToPath(new URL('./examples', import.meta.url)),
   server: { fs: { allow: [repository] } },
+  // Bundled when the server starts, so that a first visit never waits for a re-optimization
+  // (and a reload) when it meets them.
+  optimizeDeps: {
+    include: [
+      'lit',
+      'lit/directives/repeat.js',
+      'lit/directives/style-map.js',
+      'rxjs',
+      'react',
+      'react-dom/client',
+    ],
+  },
   build: {
     outDir: fileURLToPath(new URL('./dist/demo', import.meta.url)),
     emptyOutDir: true,
-    // The recorded transcript (~600 KiB) is inlined through `?raw` so the demo runs offline.
+    // The write page inlines its recorded transcript (~600 KiB) through `?raw`, so it runs
+    // offline; the session pages fetch theirs (~2.9 MiB, emitted as an asset through `?url`).
     chunkSizeWarningLimit: 1024,
+    rolldownOptions: {
+      input: {
+        index: page('index'),
+        write: page('write'),
+        react: page('react'),
+        elements: page('elements'),
+      },
+    },
   },
 });

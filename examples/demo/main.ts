@@ -1,0 +1,372 @@
+/**
+ * The demo page: a recorded agent session replayed at its real pace through a provider
+ * adapter, `assemble()` and `<tool-timeline>`; reconnection, reload from history pages, a
+ * live mode against the user's own endpoint, and a chart of when each stage showed.
+ *
+ * URL parameters: `speed` (e.g. `?speed=100`), `provider` (a replay source, see the
+ * selector), `until` (pause at that recorded ms, for screenshots).
+ */
+import '../../elements/tool-timeline.js';
+import type { ToolTimelineElement } from '../../elements/classes.js';
+import { Assembler } from '../../src/assembler/assembler.js';
+import { decodeTranscript } from '../../src/events/transcript.js';
+import type { CallfoldEvent } from '../../src/events/types.js';
+import { createSession } from '../../src/providers/session.js';
+import sessionUrl from '../transcripts/demo-session.jsonl?url';
+import { sameConversation } from './conversation-summary.js';
+import { type LiveApi, liveSession } from './live-session.js';
+import { Player, type Step } from './player.js';
+import { isReplaySource, providers, replaySteps } from './replay-steps.js';
+import { type Script, scriptOf } from './session-script.js';
+import { SessionServer } from './session-server.js';
+import { renderStageChart } from './stage-chart.js';
+import { StageTimings } from './stage-timings.js';
+import { Viewer } from './viewer.js';
+
+/** The recording's wall clock at its start (durable events' `at` as a Session stamps them). */
+const EPOCH = Date.UTC(2026, 10, 30, 9, 0, 0);
+const HISTORY_PAGE = 8;
+const OUTAGE_MS = 800;
+
+function element<T extends Element>(selector: string, type: abstract new () => T): T {
+  const found = document.querySelector(selector);
+  if (!(found instanceof type)) throw new Error(`demo page: ${selector} is missing`);
+  return found;
+}
+
+const ui = {
+  timeline: element('#timeline', HTMLElement) as ToolTimelineElement,
+  play: element('#play', HTMLButtonElement),
+  speed: element('#speed', HTMLSelectElement),
+  restart: element('#restart', HTMLButtonElement),
+  finish: element('#finish', HTMLButtonElement),
+  provider: element('#provider', HTMLSelectElement),
+  progress: element('#progress', HTMLProgressElement),
+  clock: element('#clock', HTMLElement),
+  reconnect: element('#reconnect', HTMLButtonElement),
+  history: element('#history', HTMLButtonElement),
+  chart: element('#chart', HTMLElement),
+  match: element('#match', HTMLElement),
+  log: element('#log', HTMLOListElement),
+  liveForm: element('#live-form', HTMLFormElement),
+  liveApi: element('#live-api', HTMLSelectElement),
+  liveBase: element('#live-base', HTMLInputElement),
+  liveModel: element('#live-model', HTMLInputElement),
+  liveKey: element('#live-key', HTMLInputElement),
+  livePrompt: element('#live-prompt', HTMLTextAreaElement),
+  liveStop: element('#live-stop', HTMLButtonElement),
+};
+
+/** One run of the session: a replay or a live turn, the server it feeds, and what watches it. */
+interface Run {
+  readonly server: SessionServer;
+  /** Folds every event, uninterrupted: what the timeline must end up showing. */
+  readonly reference: Assembler;
+  readonly timings: StageTimings;
+  readonly player: Player | undefined;
+  /** The run's clock in recorded ms. */
+  now(): number;
+  /** The chart's time axis, in ms. */
+  duration(): number;
+  finished: boolean;
+  onDispose(cleanup: () => void): void;
+  dispose(): void;
+}
+
+const params = new URLSearchParams(location.search);
+let script: Script | undefined;
+let run: Run | undefined;
+let viewer: Viewer | undefined;
+/** Viewer inputs when the match was last checked; undefined while a check is due. */
+let checkedAt: number | undefined;
+let quietFrames = 0;
+let seenInputs = -1;
+
+function log(message: string): void {
+  const item = document.createElement('li');
+  const time = document.createElement('time');
+  time.textContent = `${((run?.now() ?? 0) / 1000).toFixed(1)} s`;
+  item.append(time, ` ${message}`);
+  ui.log.append(item);
+  while (ui.log.children.length > 9) ui.log.firstElementChild?.remove();
+}
+
+/** Notes what a reader of the session should notice. */
+function narrate(event: CallfoldEvent, timings: StageTimings): void {
+  switch (event.type) {
+    case 'turn/start':
+      log(`Turn ${event.turnId} starts.`);
+      break;
+    case 'stream/settle': {
+      const withdrawn = timings.calls.filter(
+        (call) => call.attemptId === event.attemptId && call.withdrawn !== undefined,
+      );
+      if (withdrawn.length > 0) {
+        const names = withdrawn.map((call) => call.name).join(', ');
+        const verb = withdrawn.length === 1 ? 'was' : 'were';
+        log(`Response ${event.attemptId} was cut: its preparing ${names} ${verb} withdrawn.`);
+      }
+      break;
+    }
+    case 'tool/result':
+      if (event.isError) {
+        const name = timings.calls.find((call) => call.callId === event.callId)?.name ?? 'A call';
+        log(`${name} failed: its row shows the error.`);
+      }
+      break;
+    case 'turn/end':
+      log(`Turn ${event.turnId} ends.`);
+      break;
+    default:
+      break;
+  }
+}
+
+/** What a run is fed by: replay steps for the player, or nothing (a live turn publishes itself). */
+type Feed = (publish: (event: CallfoldEvent, at: number) => void) => {
+  steps: Step[];
+  dispose(): void;
+};
+
+/** Starts a run; `publish(event, at)` hands it an event seen at `at` (default: its clock). */
+function newRun(feed: Feed | null): {
+  run: Run;
+  publish: (event: CallfoldEvent, at?: number) => void;
+} {
+  run?.dispose();
+  viewer?.dispose();
+  ui.log.replaceChildren();
+  const server = new SessionServer();
+  const reference = new Assembler();
+  const timings = new StageTimings();
+  const started = performance.now();
+  let player: Player | undefined;
+  const now = () => (player ? player.lastAt : performance.now() - started);
+  const publish = (event: CallfoldEvent, at = now()) => {
+    server.publish(event);
+    reference.push(event);
+    timings.observe(event, at);
+    narrate(event, timings);
+  };
+  const replay = feed?.(publish);
+  const cleanups = [() => player?.dispose(), () => replay?.dispose()];
+  const current: Run = {
+    server,
+    reference,
+    timings,
+    get player() {
+      return player;
+    },
+    now,
+    duration: () => (player ? player.duration : now()),
+    finished: false,
+    onDispose: (cleanup) => cleanups.push(cleanup),
+    dispose: () => {
+      for (const cleanup of cleanups) cleanup();
+    },
+  };
+  if (replay) {
+    const until = Number(params.get('until'));
+    if (until > 0) {
+      const at = replay.steps.findIndex((step) => step.at > until);
+      replay.steps.splice(at === -1 ? replay.steps.length : at, 0, pauseAt(until));
+    }
+    player = new Player(replay.steps, () => {
+      if (player?.state === 'done') current.finished = true;
+      showState();
+    });
+    player.speed = Number(ui.speed.value);
+  }
+  run = current;
+  viewer = new Viewer(ui.timeline);
+  viewer.connect(server);
+  checkedAt = undefined;
+  showMatch('pending');
+  return { run: current, publish };
+}
+
+/** A step that pauses the replay: `?until=ms` stops there for a screenshot. */
+function pauseAt(at: number): Step {
+  return { at, run: () => run?.player?.pause() };
+}
+
+function startReplay(): void {
+  const loaded = script;
+  const source = ui.provider.value;
+  if (!loaded || !isReplaySource(source)) return;
+  const { run: current } = newRun((publish) => replaySteps(loaded, source, publish, EPOCH));
+  document.body.dataset.provider = source;
+  log(`Replaying through ${source === 'events' ? 'no adapter' : providers[source].label}.`);
+  current.player?.play();
+  showState();
+}
+
+function startLive(): void {
+  const api = ui.liveApi.value as LiveApi;
+  const request = {
+    api,
+    baseUrl: ui.liveBase.value,
+    model: ui.liveModel.value,
+    apiKey: ui.liveKey.value,
+    prompt: ui.livePrompt.value,
+  };
+  const { run: current, publish } = newRun(null);
+  document.body.dataset.provider = `live:${api}`;
+  log(`Streaming from ${new URL(request.baseUrl).host} (${api}).`);
+  const subscription = liveSession(request, createSession()).subscribe({
+    next: (event) => publish(event),
+    error: (error: unknown) => {
+      log(`The request failed: ${error instanceof Error ? error.message : String(error)}`);
+      current.finished = true;
+      showState();
+    },
+    complete: () => {
+      log('The response ended; its calls are reported as not run.');
+      current.finished = true;
+      showState();
+    },
+  });
+  current.onDispose(() => subscription.unsubscribe());
+  showState();
+}
+
+function showState(): void {
+  const player = run?.player;
+  const state = !run
+    ? 'loading'
+    : run.finished
+      ? checkedAt === undefined
+        ? 'finishing'
+        : 'done'
+      : (player?.state ?? 'playing');
+  document.body.dataset.state = state;
+  ui.play.textContent = player?.state === 'playing' ? 'Pause' : 'Play';
+  ui.play.disabled = !player || player.state === 'done';
+  ui.finish.disabled = !player || player.state === 'done';
+  ui.reconnect.disabled = !run || !viewer?.connected;
+  ui.history.disabled = !run;
+}
+
+function showMatch(state: 'pending' | 'true' | 'false', text?: string): void {
+  document.body.dataset.match = state;
+  if (text) ui.match.textContent = text;
+}
+
+/** Once the run ended and the timeline caught up, compares it with the uninterrupted fold. */
+function checkMatch(): void {
+  if (!run?.finished || !viewer?.connected || checkedAt !== undefined) return;
+  if (viewer.inputs !== seenInputs) {
+    seenInputs = viewer.inputs;
+    quietFrames = 0;
+    return;
+  }
+  // Two frames without input: assemble() has published and the elements have rendered.
+  if (++quietFrames < 2) return;
+  checkedAt = viewer.inputs;
+  const same = sameConversation(ui.timeline.shown, run.reference.publish());
+  showMatch(
+    same ? 'true' : 'false',
+    same
+      ? '✓ The view equals an uninterrupted live fold of the same events.'
+      : '✗ The view differs from an uninterrupted live fold.',
+  );
+  showState();
+}
+
+let chartVersion = -1;
+let chartDuration = -1;
+function frame(): void {
+  if (run) {
+    const position = run.player ? run.player.position : run.now();
+    const duration = run.duration();
+    ui.progress.max = Math.max(duration, 1);
+    ui.progress.value = position;
+    ui.clock.textContent = `${(position / 1000).toFixed(1)} s / ${(duration / 1000).toFixed(1)} s`;
+    const chartSpan = run.player ? duration : Math.ceil(duration / 5000) * 5000;
+    const preparing = run.timings.calls.some(
+      (call) => call.dispatch === undefined && call.withdrawn === undefined,
+    );
+    if (preparing || run.timings.version !== chartVersion || chartSpan !== chartDuration) {
+      chartVersion = run.timings.version;
+      chartDuration = chartSpan;
+      renderStageChart(ui.chart, run.timings.calls, chartSpan, run.now());
+    }
+    checkMatch();
+  }
+  requestAnimationFrame(frame);
+}
+
+ui.play.addEventListener('click', () => {
+  const player = run?.player;
+  if (player?.state === 'playing') player.pause();
+  else player?.play();
+});
+ui.speed.addEventListener('change', () => {
+  if (run?.player) run.player.speed = Number(ui.speed.value);
+});
+ui.restart.addEventListener('click', startReplay);
+ui.finish.addEventListener('click', () => run?.player?.finish());
+ui.provider.addEventListener('change', startReplay);
+ui.reconnect.addEventListener('click', () => {
+  const current = run;
+  const client = viewer;
+  if (!current || !client?.connected) return;
+  client.drop();
+  checkedAt = undefined;
+  showMatch('pending');
+  log('The connection dropped: nothing arrives for a moment.');
+  showState();
+  setTimeout(() => {
+    if (run !== current || viewer !== client) return;
+    const { after, missed, replayed } = client.reconnect(current.server);
+    log(
+      `Reconnected after seq ${after}: live stream events withdrawn, ` +
+        `${missed} missed durable events and a replay of ${replayed} live stream events received.`,
+    );
+    showState();
+  }, OUTAGE_MS);
+});
+ui.history.addEventListener('click', () => {
+  if (!run) return;
+  viewer?.dispose();
+  viewer = new Viewer(ui.timeline);
+  const { pages, events } = viewer.loadHistory(run.server, HISTORY_PAGE);
+  checkedAt = undefined;
+  showMatch('pending');
+  log(
+    `Reloaded: ${events} durable events in ${pages} history pages (newest first), ` +
+      `then ${run.server.liveEvents} live stream events.`,
+  );
+  showState();
+});
+ui.liveForm.addEventListener('submit', (event) => {
+  event.preventDefault();
+  startLive();
+});
+ui.liveApi.addEventListener('change', () => {
+  const anthropic = ui.liveApi.value === 'anthropic-messages';
+  ui.liveBase.value = anthropic ? 'https://api.anthropic.com/v1' : 'https://api.openai.com/v1';
+  ui.liveModel.value = anthropic ? 'claude-sonnet-4-5' : 'gpt-4.1';
+});
+ui.liveStop.addEventListener('click', () => {
+  if (run && !run.player) {
+    run.dispose();
+    run.finished = true;
+    log('Stopped.');
+    showState();
+  }
+});
+
+const speed = params.get('speed');
+if (speed !== null) {
+  if (![...ui.speed.options].some((option) => option.value === speed))
+    ui.speed.add(new Option(`${speed}×`, speed));
+  ui.speed.value = speed;
+}
+const provider = params.get('provider');
+if (provider !== null && isReplaySource(provider)) ui.provider.value = provider;
+requestAnimationFrame(frame);
+
+const response = await fetch(sessionUrl);
+script = scriptOf(decodeTranscript(await response.text()));
+startReplay();

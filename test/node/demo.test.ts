@@ -1,0 +1,425 @@
+/**
+ * The demo end to end. First without a browser: the recorded session has every part the
+ * demo promises, and re-encoding it into each provider's wire format and reading it back
+ * through that provider's adapter gives the recorded durable events exactly. Then in
+ * Chromium: `npm start`'s server (Vite, on a free loopback port), the page played to its end
+ * at 100×, its final DOM checked (every call in its final stage, the withdrawn calls gone, the
+ * error shown, the group counts), and the same final DOM after "reload as history", after a
+ * reconnection mid-stream, through every provider, in the React page, and from a live
+ * endpoint (a fake OpenAI-compatible server on 127.0.0.1). Node only.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { dirname, join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { expect } from 'chai';
+import puppeteer, { type Browser, type Page } from 'puppeteer-core';
+import { providers, type ReplaySource, replaySteps } from '../../examples/demo/replay-steps.js';
+import { durableRecords, scriptOf, withoutTime } from '../../examples/demo/session-script.js';
+import { decodeTranscript } from '../../src/events/transcript.js';
+import { type CallfoldEvent, isDurableEvent } from '../../src/events/types.js';
+import { categoryOf } from '../../src/groups/categories.js';
+
+/** The repository: the nearest folder above this file whose package.json names callfold. */
+function repositoryRoot(): string {
+  for (
+    let dir = dirname(fileURLToPath(import.meta.url));
+    dir !== dirname(dir);
+    dir = dirname(dir)
+  ) {
+    const manifest = join(dir, 'package.json');
+    if (existsSync(manifest) && JSON.parse(readFileSync(manifest, 'utf8')).name === 'callfold') {
+      return dir;
+    }
+  }
+  throw new Error('demo test: the callfold repository was not found above the test');
+}
+
+const root = repositoryRoot();
+const entries = decodeTranscript(
+  readFileSync(join(root, 'examples/transcripts/demo-session.jsonl'), 'utf8'),
+);
+const events = entries.map((entry) => entry.event);
+const dispatched = events.flatMap((e) => (e.type === 'tool/call' ? [e] : []));
+const streamedCalls = new Set(
+  events.flatMap((e) => (e.type === 'stream/tool-call-delta' ? [e.callId] : [])),
+);
+const withdrawn = [...streamedCalls].filter((id) => !dispatched.some((c) => c.callId === id));
+const failed = events.flatMap((e) => (e.type === 'tool/result' && e.isError ? [e.callId] : []));
+
+describe('the recorded demo session', () => {
+  it('has a 512 KiB write, an edit, parallel described bash calls, reads, a search, a web fetch and an unknown tool', () => {
+    const byCategory = (category: string) =>
+      dispatched.filter((call) => categoryOf(call.name) === category);
+    const write = byCategory('write')[0];
+    const content = JSON.parse(String(write?.args)).content as string;
+    expect(new TextEncoder().encode(content).length).to.equal(512 * 1024);
+    expect(byCategory('edit')).to.have.length.of.at.least(1);
+    expect(byCategory('read')).to.have.length(2);
+    expect(byCategory('search')).to.have.length(1);
+    expect(byCategory('web')).to.have.length(1);
+    expect(byCategory('generic').map((call) => call.name)).to.deep.equal(['acme_wiki_publish']);
+    const bash = byCategory('bash').map((call) => JSON.parse(String(call.args)));
+    expect(bash.every((args) => typeof args.description === 'string')).to.equal(true);
+    // The first two bash calls are one response's parallel calls: their fragments interleave.
+    const [first, second] = byCategory('bash');
+    const order = events.flatMap((e) =>
+      e.type === 'stream/tool-call-delta' &&
+      (e.callId === first?.callId || e.callId === second?.callId)
+        ? [e.callId]
+        : [],
+    );
+    const switches = order.filter((id, i) => i > 0 && id !== order[i - 1]).length;
+    expect(switches).to.be.greaterThan(1);
+  });
+
+  it('has one cut attempt whose preparing call is withdrawn, and one failing call', () => {
+    expect(withdrawn).to.have.length(1);
+    expect(failed).to.have.length(1);
+    const attempt = events.find(
+      (e) => e.type === 'stream/tool-call-delta' && e.callId === withdrawn[0],
+    ) as { attemptId: string };
+    const ofAttempt = events.filter((e) => 'attemptId' in e && e.attemptId === attempt.attemptId);
+    expect(ofAttempt.at(-1)?.type).to.equal('stream/settle');
+    expect(ofAttempt.some((e) => e.type === 'assistant/message')).to.equal(false);
+  });
+
+  const cut = entries.find(
+    (entry) => entry.event.type === 'stream/settle' && entry.event.attemptId === 'att_3',
+  );
+  for (const source of [...Object.keys(providers), 'events'] as ReplaySource[]) {
+    it(`replays through ${source} to the recorded durable events, at the recorded times`, async () => {
+      const out: { event: CallfoldEvent; at: number }[] = [];
+      const replay = replaySteps(scriptOf(entries), source, (event, at) => out.push({ event, at }));
+      for (const step of replay.steps) {
+        const held = step.run();
+        if (held instanceof Promise) await held;
+      }
+      replay.dispose();
+      const durable = out.flatMap(({ event }) =>
+        isDurableEvent(event) ? [withoutTime(event)] : [],
+      );
+      expect(durable).to.deep.equal(durableRecords(entries));
+      const recordedAt = new Map(
+        entries.flatMap(({ at, event }) => (isDurableEvent(event) ? [[event.seq, at]] : [])),
+      );
+      for (const { event, at } of out) {
+        if (isDurableEvent(event))
+          expect(at, `seq ${event.seq}`).to.equal(recordedAt.get(event.seq));
+      }
+      // The cut response settles alone, when the stream was cut.
+      const settle = out.find(
+        ({ event }) => event.type === 'stream/settle' && event.attemptId === 'att_3',
+      );
+      expect(settle?.at).to.equal(cut?.at);
+    });
+  }
+});
+
+// ── In Chromium ──────────────────────────────────────────────────────────────────────────
+
+/** What the timeline shows, read through the elements' shadow roots once they have rendered. */
+interface Shown {
+  items: (
+    | { assistant: string }
+    | {
+        summary: string;
+        detail: string;
+        failures: string;
+        active: boolean;
+        rows: {
+          callId: string;
+          stage: string | null;
+          error: boolean;
+          title: string;
+          path: string;
+          size: string;
+          exit: string;
+          status: string;
+        }[];
+      }
+  )[];
+}
+
+function readTimeline(selector: string): Promise<Shown> {
+  type Lit = HTMLElement & { updateComplete: Promise<unknown>; node?: { callId: string } };
+  const text = (root: ParentNode | null | undefined, part: string) =>
+    root?.querySelector(`[part~="${part}"]`)?.textContent?.replace(/\s+/g, ' ').trim() ?? '';
+  return (async () => {
+    const timeline = document.querySelector(selector) as Lit;
+    await timeline.updateComplete;
+    const items: Shown['items'] = [];
+    for (const item of timeline.shadowRoot?.querySelectorAll('.timeline > *') ?? []) {
+      if (item.localName !== 'tool-group') {
+        items.push({ assistant: text(item, 'text') });
+        continue;
+      }
+      const group = item as Lit;
+      await group.updateComplete;
+      const rows = [...(group.shadowRoot?.querySelectorAll('tool-row') ?? [])] as Lit[];
+      await Promise.all(rows.map((row) => row.updateComplete));
+      items.push({
+        summary: text(group.shadowRoot, 'summary'),
+        detail: text(group.shadowRoot, 'detail'),
+        failures: text(group.shadowRoot, 'failures'),
+        active: group.shadowRoot?.querySelector('[part~="activity"]') !== null,
+        rows: rows.map((row) => ({
+          callId: row.node?.callId ?? '',
+          stage: row.getAttribute('stage'),
+          error: row.hasAttribute('error'),
+          title: text(row.shadowRoot, 'title'),
+          path: text(row.shadowRoot, 'path'),
+          size: text(row.shadowRoot, 'size'),
+          exit: text(row.shadowRoot, 'exit-code'),
+          status: text(row.shadowRoot, 'stage'),
+        })),
+      });
+    }
+    return { items };
+  })();
+}
+
+const skip = 'Deno' in globalThis ? 'starts Vite and Chromium (Node only)' : false;
+
+describe('the demo page in Chromium', { skip, timeout: 120_000 }, () => {
+  let vite: ChildProcess | undefined;
+  let browser: Browser | undefined;
+  let base = '';
+  /** The final DOM of the default replay, which every other path must reproduce. */
+  let final: Shown | undefined;
+
+  before(async () => {
+    // What `npm start` runs (`vite`), on a free loopback port; it prints its local URL.
+    vite = spawn(
+      process.execPath,
+      [join(root, 'node_modules/vite/bin/vite.js'), '--port', '0', '--host', '127.0.0.1'],
+      { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    base = await new Promise<string>((resolve, reject) => {
+      let output = '';
+      const timer = setTimeout(() => reject(new Error(`vite printed no URL:\n${output}`)), 30_000);
+      const read = (chunk: Buffer) => {
+        // biome-ignore lint/suspicious/noControlCharactersInRegex: stripping ANSI colour codes.
+        output += chunk.toString().replace(/\x1b\[[0-9;]*m/g, '');
+        const url = /Local:\s+(http:\/\/127\.0\.0\.1:\d+\/)/.exec(output)?.[1];
+        if (url) {
+          clearTimeout(timer);
+          resolve(url);
+        }
+      };
+      vite?.stdout?.on('data', read);
+      vite?.stderr?.on('data', read);
+      vite?.once('exit', (code) => reject(new Error(`vite exited (${code}):\n${output}`)));
+    });
+    const { chromiumPath } = (await import(
+      pathToFileURL(join(root, 'scripts/find-chromium.mjs')).href
+    )) as { chromiumPath: () => string };
+    browser = await puppeteer.launch({
+      executablePath: chromiumPath(),
+      headless: true,
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-dev-shm-usage',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--no-first-run',
+      ],
+    });
+  });
+
+  after(async () => {
+    await browser?.close();
+    if (vite && vite.exitCode === null) {
+      const exited = new Promise((resolve) => vite?.once('exit', resolve));
+      vite.kill('SIGTERM');
+      await exited;
+    }
+  });
+
+  /** Opens a page of the demo; page errors fail the test that opened it. */
+  async function open(path: string): Promise<{ page: Page; errors: string[] }> {
+    const page = await (browser as Browser).newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (error) => errors.push(String(error)));
+    await page.goto(new URL(path, base).href);
+    return { page, errors };
+  }
+
+  async function finished(page: Page): Promise<void> {
+    await page.waitForFunction(() => document.body.dataset.state === 'done', { timeout: 30_000 });
+  }
+
+  it('plays the session to its end: final stages, withdrawn calls gone, the error, group counts', async () => {
+    const { page, errors } = await open('/?speed=100');
+    await finished(page);
+    const shown = await page.evaluate(readTimeline, '#timeline');
+    const match = await page.evaluate(() => document.body.dataset.match);
+    await page.close();
+    expect(errors).to.deep.equal([]);
+    expect(match).to.equal('true');
+
+    const groups = shown.items.flatMap((item) => ('rows' in item ? [item] : []));
+    const rows = groups.flatMap((group) => group.rows);
+    expect(rows.map((row) => row.callId)).to.deep.equal(dispatched.map((call) => call.callId));
+    for (const id of withdrawn) expect(rows.map((row) => row.callId)).not.to.include(id);
+    expect(rows.every((row) => row.stage === 'result')).to.equal(true);
+    expect(groups.every((group) => !group.active)).to.equal(true);
+
+    const failing = rows.find((row) => row.callId === failed[0]);
+    expect(failing).to.include({ error: true, exit: 'exit 1' });
+    expect(failing?.status).to.match(/Failed$/);
+    expect(rows.filter((row) => row.error)).to.have.length(1);
+    expect(groups.map((group) => [group.summary, group.failures])).to.deep.equal([
+      ['Read 2 files · Searched 1 time', ''],
+      ['Made 1 web request', ''],
+      ['Wrote 1 file', ''],
+      ['Edited 1 file', ''],
+      ['Ran 2 commands', '1 failed'],
+      ['Edited 1 file · Ran 1 command', ''],
+      ['Used 1 tool', ''],
+    ]);
+    const write = rows.find((row) => row.title === 'Write');
+    expect(write).to.include({ path: 'src/greetings/table.ts', size: '511 KiB' });
+    // One assistant response per attempt that ended; the cut one is gone with its row.
+    expect(shown.items.filter((item) => 'assistant' in item)).to.have.length(8);
+    final = shown;
+  });
+
+  it('"reload as history" rebuilds the same final DOM from durable events in pages', async () => {
+    const { page, errors } = await open('/?speed=100');
+    await finished(page);
+    await page.click('#history');
+    await page.waitForFunction(() => document.body.dataset.match !== 'pending');
+    const shown = await page.evaluate(readTimeline, '#timeline');
+    const match = await page.evaluate(() => document.body.dataset.match);
+    const log = await page.$eval('#log', (list) => list.textContent ?? '');
+    await page.close();
+    expect(errors).to.deep.equal([]);
+    expect(match).to.equal('true');
+    expect(log).to.match(/Reloaded: 34 durable events in 5 history pages/);
+    expect(shown).to.deep.equal(final);
+  });
+
+  it('a reconnection in the middle of the write ends in the same DOM', async () => {
+    // `until` pauses the replay 20 s in, with the 512 KiB write still streaming.
+    const { page, errors } = await open('/?speed=8&until=20000');
+    await page.waitForFunction(() => document.body.dataset.state === 'paused', {
+      timeout: 30_000,
+    });
+    await page.click('#reconnect');
+    await page.waitForFunction(() =>
+      /Reconnected/.test(document.querySelector('#log')?.textContent ?? ''),
+    );
+    const log = await page.$eval('#log', (list) => list.textContent ?? '');
+    await page.click('#finish');
+    await finished(page);
+    const shown = await page.evaluate(readTimeline, '#timeline');
+    await page.close();
+    expect(errors).to.deep.equal([]);
+    // The write was still streaming: the replay of the live attempt carried its deltas.
+    const replayed = Number(/a replay of (\d+) live stream events/.exec(log)?.[1]);
+    expect(replayed).to.be.greaterThan(100);
+    expect(shown).to.deep.equal(final);
+  });
+
+  for (const source of [
+    'openai-chat-completions',
+    'openai-responses',
+    'ai-sdk-ui-stream',
+    'events',
+  ]) {
+    it(`replaying through ${source} ends in the same DOM`, async () => {
+      const { page, errors } = await open(`/?speed=100&provider=${source}`);
+      await finished(page);
+      const shown = await page.evaluate(readTimeline, '#timeline');
+      await page.close();
+      expect(errors).to.deep.equal([]);
+      expect(shown).to.deep.equal(final);
+    });
+  }
+
+  it('the React page embeds the same elements and ends in the same DOM', async () => {
+    const { page, errors } = await open('/react.html?speed=100');
+    await finished(page);
+    await page.evaluate(
+      () => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))),
+    );
+    const shown = await page.evaluate(readTimeline, '#timeline');
+    await page.close();
+    expect(errors).to.deep.equal([]);
+    expect(shown).to.deep.equal(final);
+  });
+
+  it('live mode streams one turn from an OpenAI-compatible endpoint, keeping the key in memory', async () => {
+    const requests: { url: string; headers: IncomingHttpHeaders; body: string }[] = [];
+    const sse = readFileSync(
+      join(root, 'test/fixtures/openai-chat-completions/parallel-write.sse'),
+      'utf8',
+    );
+    const endpoint: Server = createServer((request, response) => {
+      const cors = {
+        'access-control-allow-origin': '*',
+        'access-control-allow-headers': 'authorization, content-type',
+      };
+      if (request.method === 'OPTIONS') return void response.writeHead(204, cors).end();
+      let body = '';
+      request.on('data', (chunk: Buffer) => (body += chunk.toString()));
+      request.on('end', () => {
+        requests.push({ url: request.url ?? '', headers: request.headers, body });
+        response.writeHead(200, { ...cors, 'content-type': 'text/event-stream' });
+        response.end(sse);
+      });
+    });
+    endpoint.listen(0, '127.0.0.1');
+    await new Promise((resolve) => endpoint.once('listening', resolve));
+    const { port } = endpoint.address() as AddressInfo;
+    try {
+      const { page, errors } = await open('/?speed=100');
+      await finished(page);
+      await page.evaluate(() => {
+        (document.querySelector('#live') as HTMLDetailsElement).open = true;
+      });
+      await page.$eval(
+        '#live-base',
+        (input, url) => {
+          (input as HTMLInputElement).value = url;
+        },
+        `http://127.0.0.1:${port}/v1`,
+      );
+      await page.$eval('#live-model', (input) => {
+        (input as HTMLInputElement).value = 'test-model';
+      });
+      await page.type('#live-key', 'sk-demo-key');
+      await page.click('#live-start');
+      await finished(page);
+      const shown = await page.evaluate(readTimeline, '#timeline');
+      const stored = await page.evaluate(() => [
+        localStorage.length,
+        sessionStorage.length,
+        document.cookie,
+      ]);
+      await page.close();
+      expect(errors).to.deep.equal([]);
+      expect(requests).to.have.length(1);
+      expect(requests[0]?.url).to.equal('/v1/chat/completions');
+      expect(requests[0]?.headers.authorization).to.equal('Bearer sk-demo-key');
+      const sent = JSON.parse(requests[0]?.body ?? '{}');
+      expect(sent).to.include({ model: 'test-model', stream: true });
+      expect(stored).to.deep.equal([0, 0, '']);
+      const rows = shown.items.flatMap((item) => ('rows' in item ? item.rows : []));
+      expect(rows.map((row) => [row.title, row.stage])).to.deep.equal([
+        ['Read', 'result'],
+        ['Bash', 'result'],
+        ['Write', 'result'],
+      ]);
+    } finally {
+      endpoint.closeAllConnections();
+      await new Promise((resolve) => endpoint.close(resolve));
+    }
+  });
+});
