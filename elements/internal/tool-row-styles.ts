@@ -29,6 +29,12 @@ export const toolRowStyles = css`
     text-align: start;
   }
 
+  /* Without a summary to ellipsize, the heading keeps its title and name whole; the path or
+     link beside it gives way instead. */
+  .toggle:not(:has(.summary)) {
+    flex-shrink: 0;
+  }
+
   button.toggle {
     cursor: pointer;
   }
