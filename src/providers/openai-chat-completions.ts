@@ -78,8 +78,10 @@ function chatCompletionsFolder(run: AdapterRun): (chunk: unknown) => void {
     if (delta) {
       const reasoning =
         typeof delta.reasoning_content === 'string' ? delta.reasoning_content : delta.reasoning;
-      attempt.text('reasoning', reasoning, true);
-      attempt.text('text', delta.content);
+      // An empty string opens no block: first chunks often carry `content: ''` before any
+      // reasoning, which would otherwise put an empty text block first.
+      if (reasoning !== '') attempt.text('reasoning', reasoning, true);
+      if (delta.content !== '') attempt.text('text', delta.content);
       attempt.text('text', delta.refusal);
       list(delta.tool_calls).forEach((call, position) => {
         if (!isRecord(call)) return;

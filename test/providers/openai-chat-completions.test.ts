@@ -45,6 +45,19 @@ describe('fromOpenAIChatCompletions', () => {
     });
   });
 
+  it('opens no text block for an empty first content, so reasoning comes first', async () => {
+    const { events } = await run(fromOpenAIChatCompletions, [
+      chunk({ role: 'assistant', content: '' }),
+      chunk({ reasoning_content: 'Think.' }),
+      chunk({ content: 'Answer.' }),
+      chunk({}, 'stop'),
+    ]);
+    expect(ofType(events, 'assistant/message')[0]?.blocks).to.deep.equal([
+      { type: 'reasoning', text: 'Think.' },
+      { type: 'text', text: 'Answer.' },
+    ]);
+  });
+
   it('holds arguments that come before the name, and shows them with it', async () => {
     const { events } = await run(fromOpenAIChatCompletions, [
       calls({ index: 0, id: 'call_a', function: { arguments: '{"path"' } }),
