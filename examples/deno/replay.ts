@@ -3,8 +3,10 @@
  * `npm run example:deno -- [provider] [--speed 2]`, i.e.
  * `deno run --allow-read --sloppy-imports examples/deno/replay.ts [provider]`.
  * `--sloppy-imports` lets Deno resolve the library's `./x.js` imports to its `.ts` sources.
+ * With `--allow-env --allow-net` and CALLFOLD_BASE_URL, CALLFOLD_MODEL and OPENAI_API_KEY
+ * (or ANTHROPIC_API_KEY and CALLFOLD_PROVIDER=anthropic) set, it streams one live request.
  */
-import { adapters, replay } from '../node/live-rows.js';
+import { adapters, live, liveConfig, replay } from '../node/live-rows.js';
 
 /** The few Deno APIs used, typed here so the repository's typecheck needs no Deno types. */
 interface DenoApi {
@@ -12,6 +14,7 @@ interface DenoApi {
   readTextFile(path: string): Promise<string>;
   readonly stdout: { isTerminal(): boolean; writeSync(bytes: Uint8Array): number };
   exit(code: number): never;
+  readonly env: { toObject(): Record<string, string> };
 }
 const deno = (globalThis as unknown as { Deno: DenoApi }).Deno;
 
@@ -28,13 +31,26 @@ if (!(provider in adapters)) {
   deno.exit(2);
 }
 const encoder = new TextEncoder();
+const write = (text: string) => {
+  const bytes = encoder.encode(text);
+  for (let done = 0; done < bytes.length; ) done += deno.stdout.writeSync(bytes.subarray(done));
+};
+let env: Record<string, string> = {};
+try {
+  env = deno.env.toObject();
+} catch {
+  // No --allow-env: replay the fixture.
+}
+const config = liveConfig(env);
+if (config) {
+  console.error(`live: ${config.provider} ${config.model} at ${config.baseUrl}`);
+  await live(config, { redraw: deno.stdout.isTerminal(), write });
+  deno.exit(0);
+}
 await replay({
   provider,
   sse: await deno.readTextFile(file ?? `test/fixtures/${provider}/parallel-write.sse`),
   speed,
   redraw: deno.stdout.isTerminal(),
-  write: (text) => {
-    const bytes = encoder.encode(text);
-    for (let done = 0; done < bytes.length; ) done += deno.stdout.writeSync(bytes.subarray(done));
-  },
+  write,
 });

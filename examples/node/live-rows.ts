@@ -2,11 +2,13 @@
  * The replay both terminal examples run (runtime-neutral: no Node or Deno API here). It feeds
  * a recorded provider stream, as bytes at a network-like pace, through the provider's adapter
  * and `assemble()`, and prints the live tool rows: stage, name, path, KiB, description.
+ * `live` does the same with a request to a live endpoint (fetch is in every runtime).
  */
 import { type Observable, tap } from 'rxjs';
 import {
   type AssistantNode,
   assemble,
+  builtinTools,
   type CallfoldEvent,
   type Conversation,
   createSession,
@@ -16,6 +18,8 @@ import {
   fromOpenAIResponses,
   type ProviderSource,
   type ToolNode,
+  toAnthropicTool,
+  toOpenAIChatTool,
 } from '../../src/index.js';
 
 export const adapters: Record<string, (source: ProviderSource) => Observable<CallfoldEvent>> = {
@@ -72,18 +76,99 @@ function assistantLine(node: AssistantNode): string {
 
 /** Replays the recording; resolves with the last Conversation. */
 export function replay(options: ReplayOptions): Promise<Conversation | undefined> {
-  const adapter = adapters[options.provider];
+  return show(options.provider, paced(options.sse, options.speed), options);
+}
+
+/** What `live` reads from the environment: CALLFOLD_BASE_URL, CALLFOLD_MODEL, the API key. */
+export interface LiveConfig {
+  readonly provider: 'openai-chat-completions' | 'anthropic-messages';
+  readonly baseUrl: string;
+  readonly model: string;
+  readonly apiKey: string;
+}
+
+/**
+ * The live config when the environment names an endpoint: CALLFOLD_BASE_URL and
+ * CALLFOLD_MODEL, with OPENAI_API_KEY (an OpenAI-compatible Chat Completions endpoint), or
+ * ANTHROPIC_API_KEY with CALLFOLD_PROVIDER=anthropic. Otherwise undefined (replay a fixture).
+ */
+export function liveConfig(env: Record<string, string | undefined>): LiveConfig | undefined {
+  const baseUrl = env.CALLFOLD_BASE_URL;
+  const model = env.CALLFOLD_MODEL;
+  if (!baseUrl || !model) return undefined;
+  const anthropic = env.CALLFOLD_PROVIDER === 'anthropic';
+  const apiKey = anthropic ? env.ANTHROPIC_API_KEY : env.OPENAI_API_KEY;
+  if (!apiKey) return undefined;
+  return {
+    provider: anthropic ? 'anthropic-messages' : 'openai-chat-completions',
+    baseUrl: baseUrl.replace(/\/+$/, ''),
+    model,
+    apiKey,
+  };
+}
+
+const prompt =
+  'Read README.md and package.json in parallel, then write a short NOTES.md summarising them.';
+
+/**
+ * Streams one request with the builtin tools to a live endpoint and prints its rows like a
+ * replay. The key goes only into the request header; it is never printed.
+ */
+export async function live(
+  config: LiveConfig,
+  options: Pick<ReplayOptions, 'redraw' | 'write'>,
+): Promise<Conversation | undefined> {
+  const tools = Object.values(builtinTools);
+  const anthropic = config.provider === 'anthropic-messages';
+  const response = await fetch(
+    anthropic ? `${config.baseUrl}/v1/messages` : `${config.baseUrl}/chat/completions`,
+    {
+      method: 'POST',
+      headers: anthropic
+        ? {
+            'content-type': 'application/json',
+            'x-api-key': config.apiKey,
+            'anthropic-version': '2023-06-01',
+          }
+        : { 'content-type': 'application/json', authorization: `Bearer ${config.apiKey}` },
+      body: JSON.stringify(
+        anthropic
+          ? {
+              model: config.model,
+              max_tokens: 4096,
+              stream: true,
+              tools: tools.map((tool) => toAnthropicTool(tool)),
+              messages: [{ role: 'user', content: prompt }],
+            }
+          : {
+              model: config.model,
+              stream: true,
+              tools: tools.map((tool) => toOpenAIChatTool(tool)),
+              messages: [{ role: 'user', content: prompt }],
+            },
+      ),
+    },
+  );
+  // The adapter fails with a ProviderStreamError on an HTTP error status.
+  return show(config.provider, response, options);
+}
+
+/** Pipes `source` through the provider's adapter and `assemble()`, printing the live rows. */
+function show(
+  provider: string,
+  source: ProviderSource,
+  options: Pick<ReplayOptions, 'redraw' | 'write'>,
+): Promise<Conversation | undefined> {
+  const adapter = adapters[provider];
   if (!adapter) {
-    throw new Error(
-      `unknown provider ${options.provider}; one of ${Object.keys(adapters).join(', ')}`,
-    );
+    throw new Error(`unknown provider ${provider}; one of ${Object.keys(adapters).join(', ')}`);
   }
   let drawn = 0;
   const printed = new Map<string, string>();
   let events = 0;
   let last: Conversation | undefined;
   return new Promise((resolve, reject) => {
-    adapter(paced(options.sse, options.speed))
+    adapter(source)
       .pipe(
         tap(() => events++),
         assemble(),

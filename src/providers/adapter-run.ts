@@ -1,7 +1,9 @@
 import { Observable } from 'rxjs';
 import type { CallfoldEvent } from '../events/types.js';
 import { Attempt, type Dispatch } from './attempt.js';
-import { type ProviderSource, pumpChunks } from './provider-source.js';
+import { DONE, type ProviderSource, pumpChunks } from './provider-source.js';
+import { ProviderStreamError } from './provider-stream-error.js';
+import { isRecord } from './read-chunk.js';
 import { Session } from './session.js';
 
 /**
@@ -22,9 +24,12 @@ import { Session } from './session.js';
  *    emits `stream/settle` alone, so its preparing rows withdraw; no `assistant/message` and
  *    no `tool/call`, not even for calls that had ended (the host retries the response; a
  *    half response must not run tools). Then the Observable completes.
- * 5. An error (the provider's error event or HTTP status, data that is not JSON, or the
- *    source throwing) settles the live attempt the same way, then fails the Observable: with
- *    a `ProviderStreamError`, or the source's own error unchanged.
+ * 5. An error (the provider's error event or HTTP status, or the source throwing) settles
+ *    the live attempt the same way, then fails the Observable: with a `ProviderStreamError`,
+ *    or the source's own error unchanged.
+ * 5a. A malformed chunk (SSE data that is not JSON, or a chunk that is not an object) is
+ *    skipped and reported to `onMalformed`; the stream goes on, so the response's other
+ *    calls still complete and are dispatched. See `AdapterOptions.onMalformed`.
  * 6. Unsubscribing cancels the source (the body's reader, the SDK iterator's `return`) and
  *    emits nothing more; a host that keeps folding should settle the attempt itself.
  * 7. Chunks after the terminal event are ignored; unknown chunk types are ignored.
@@ -46,6 +51,25 @@ export interface AdapterOptions {
    * A cut or failed response is settled by the adapter in both modes.
    */
   readonly dispatch?: Dispatch;
+  /**
+   * Called for each malformed chunk (SSE data that is not JSON, a chunk that is not an
+   * object), which is skipped: the stream goes on. Default: `console.warn` with a one-line
+   * message. To fail instead, throw: `onMalformed: (error) => { throw error; }` stops
+   * reading, settles the live attempt (as for any error), then fails the Observable with
+   * that error. The provider's error events and HTTP error statuses always fail the stream.
+   * Data cut at the very end of the body is not malformed: that is a cut stream.
+   */
+  readonly onMalformed?: (error: ProviderStreamError) => void;
+}
+
+/** The default `onMalformed`: one line on the console. */
+export function warnMalformed(error: ProviderStreamError): void {
+  const payload = typeof error.payload === 'string' ? error.payload : JSON.stringify(error.payload);
+  const preview =
+    payload === undefined ? '' : `: ${payload.length > 80 ? `${payload.slice(0, 80)}…` : payload}`;
+  console.warn(
+    `callfold: ${error.provider}: skipped a malformed chunk (${error.message})${preview.replace(/\s+/g, ' ')}`,
+  );
 }
 
 /**
@@ -131,7 +155,8 @@ export class AdapterRun {
 
 /**
  * Makes an adapter's Observable. Each subscription reads `source` once; `fold` receives each
- * chunk object (or `DONE`) until the run ends. When the source is exhausted, a live attempt
+ * chunk object (or `DONE`) until the run ends; a malformed chunk goes to `onMalformed`
+ * instead. When the source is exhausted, a live attempt
  * was cut and settles alone; when reading or folding throws, the live attempt settles, then
  * the Observable fails with the error. Unsubscribing cancels the source and emits nothing.
  */
@@ -144,9 +169,24 @@ export function adapt(
   return new Observable<CallfoldEvent>((subscriber) => {
     const run = new AdapterRun(options, (event) => subscriber.next(event));
     const fold = folder(run);
-    const pump = pumpChunks(source, provider, (chunk) => {
-      if (!run.ended && !subscriber.closed) fold(chunk);
-    });
+    const onMalformed = options.onMalformed ?? warnMalformed;
+    const pump = pumpChunks(
+      source,
+      provider,
+      (chunk) => {
+        if (run.ended || subscriber.closed) return;
+        if (chunk !== DONE && !isRecord(chunk)) {
+          onMalformed(
+            new ProviderStreamError(provider, 'chunk is not an object', { payload: chunk }),
+          );
+          return;
+        }
+        fold(chunk);
+      },
+      (error) => {
+        if (!run.ended && !subscriber.closed) onMalformed(error);
+      },
+    );
     pump.done.then(
       () => {
         run.abort();

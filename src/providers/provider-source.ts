@@ -40,18 +40,23 @@ export interface ChunkPump {
 
 /**
  * Reads `source` to its end, handing each chunk object (SSE data parsed as JSON, or `DONE`)
- * to `onChunk`, synchronously and in order. When `onChunk` throws, reading stops, the
- * source is cancelled and `done` rejects with that error. A sync iterable is read
- * synchronously, before `pumpChunks` returns.
+ * to `onChunk`, synchronously and in order. SSE data that is not JSON is skipped and
+ * reported to `onMalformed` as a `ProviderStreamError` (default: thrown, which fails the
+ * pump). When `onChunk` or `onMalformed` throws, reading stops, the source is cancelled and
+ * `done` rejects with that error. A sync iterable is read synchronously, before
+ * `pumpChunks` returns.
  */
 export function pumpChunks(
   source: ProviderSource,
   provider: string,
   onChunk: (chunk: unknown) => void,
+  onMalformed: (error: ProviderStreamError) => void = (error) => {
+    throw error;
+  },
 ): ChunkPump {
   let cancelled = false;
   let stop: (() => void) | undefined;
-  const decoder = new ChunkDecoder(provider, onChunk);
+  const decoder = new ChunkDecoder(provider, onChunk, onMalformed);
 
   const read = async (): Promise<void> => {
     let input: unknown = source;
@@ -134,13 +139,19 @@ export function pumpChunks(
 class ChunkDecoder {
   readonly #provider: string;
   readonly #onChunk: (chunk: unknown) => void;
+  readonly #onMalformed: (error: ProviderStreamError) => void;
   #text: TextDecoder | undefined;
   #sse: SSEDecoder | undefined;
   readonly #messages: SSEMessage[] = [];
 
-  constructor(provider: string, onChunk: (chunk: unknown) => void) {
+  constructor(
+    provider: string,
+    onChunk: (chunk: unknown) => void,
+    onMalformed: (error: ProviderStreamError) => void,
+  ) {
     this.#provider = provider;
     this.#onChunk = onChunk;
+    this.#onMalformed = onMalformed;
   }
 
   item(item: unknown): void {
@@ -186,10 +197,13 @@ class ChunkDecoder {
         chunk = JSON.parse(data);
       } catch (cause) {
         if (tail) continue;
-        throw new ProviderStreamError(this.#provider, 'SSE data is not JSON', {
-          payload: data,
-          cause,
-        });
+        this.#onMalformed(
+          new ProviderStreamError(this.#provider, 'SSE data is not JSON', {
+            payload: data,
+            cause,
+          }),
+        );
+        continue;
       }
       this.#onChunk(chunk);
     }

@@ -1,8 +1,10 @@
 /**
  * A provider stream failed: the provider sent an error event (Anthropic `error`, OpenAI
  * Responses `error` or `response.failed`, an AI SDK `error` chunk, a Chat Completions chunk
- * with an `error` member), answered with an HTTP error status, or sent data that is not
- * JSON. An adapter settles its live attempt first, then fails its Observable with this error.
+ * with an `error` member) or answered with an HTTP error status: an adapter settles its live
+ * attempt first, then fails its Observable with this error. A malformed chunk (data that is
+ * not JSON, a chunk that is not an object) is also described by one, handed to
+ * `AdapterOptions.onMalformed` while the stream goes on.
  * Errors thrown by the source itself (a network failure, an SDK's `APIError`) are passed on
  * unchanged.
  */

@@ -133,10 +133,100 @@ for (const { provider, adapter } of providerCases) {
       expect(events).to.deep.equal([]);
     });
 
-    it('fails on SSE data that is not JSON', async () => {
-      const { events, error } = await collect(adapter('data: {"type":\n\n'));
+    it('skips SSE data that is not JSON, reports it to onMalformed and completes', async () => {
+      const reported: ProviderStreamError[] = [];
+      const { events, error, completed } = await collect(
+        adapter('data: {"type":\n\n', { onMalformed: (e) => reported.push(e) }),
+      );
+      expect(error).to.equal(undefined);
+      expect(completed).to.equal(true);
+      expect(reported).to.have.length(1);
+      expect(reported[0]).to.be.instanceOf(ProviderStreamError);
+      expect(reported[0]?.provider).to.equal(provider);
+      expect(reported[0]?.payload).to.equal('{"type":');
+      expect(events).to.deep.equal([]);
+    });
+
+    it('a garbage data: line between the parallel calls’ deltas: both calls still reach tool/call', async () => {
+      const { sse, at } = await midWrite();
+      const clean = await collect(adapter(sse, { session: fixedSession() }));
+      const messages = sse.split('\n\n');
+      // The garbage goes right after the message that holds chunk `at` (mid Write).
+      let seen = 0;
+      const index =
+        messages.findIndex((m) => {
+          const data = m.split('\n').find((line) => line.startsWith('data: '));
+          return data !== undefined && data !== 'data: [DONE]' && seen++ === at;
+        }) + 1;
+      messages.splice(index, 0, 'data: {"choices":[{"delta": garbage!!');
+      const reported: ProviderStreamError[] = [];
+      const dirty = await collect(
+        adapter(messages.join('\n\n'), {
+          session: fixedSession(),
+          onMalformed: (e) => reported.push(e),
+        }),
+      );
+      expect(dirty.completed).to.equal(true);
+      expect(reported).to.have.length(1);
+      expect(reported[0]).to.be.instanceOf(ProviderStreamError);
+      expect(reported[0]?.message).to.equal('SSE data is not JSON');
+      const calls = dirty.events.filter((e) => e.type === 'tool/call');
+      expect(calls.length).to.be.at.least(2);
+      // Tool-call deltas come both before and after the garbage.
+      const before = await collect(adapter(messages.slice(0, index).join('\n\n')));
+      const deltas = (events: readonly CallfoldEvent[]) =>
+        events.filter((e) => e.type === 'stream/tool-call-delta').length;
+      expect(deltas(before.events)).to.be.above(0).and.below(deltas(clean.events));
+      expect(dirty.events).to.deep.equal(clean.events);
+      checkInvariants(dirty.events);
+    });
+
+    it('skips a chunk object that is not an object (a number, an array) and goes on', async () => {
+      const { chunks, at } = await midWrite();
+      const clean = await collect(adapter(chunks, { session: fixedSession() }));
+      const reported: ProviderStreamError[] = [];
+      const input = [...chunks.slice(0, at), 42, ['x'], ...chunks.slice(at)];
+      const dirty = await collect(
+        adapter(input, { session: fixedSession(), onMalformed: (e) => reported.push(e) }),
+      );
+      expect(reported.map((e) => e.payload)).to.deep.equal([42, ['x']]);
+      expect(reported.every((e) => e instanceof ProviderStreamError)).to.equal(true);
+      expect(dirty.events).to.deep.equal(clean.events);
+    });
+
+    it('by default warns on the console in one line, and goes on', async () => {
+      const warnings: unknown[][] = [];
+      const original = console.warn;
+      console.warn = (...data: unknown[]) => void warnings.push(data);
+      try {
+        const { completed } = await collect(adapter('data: nope\n\n'));
+        expect(completed).to.equal(true);
+      } finally {
+        console.warn = original;
+      }
+      expect(warnings).to.have.length(1);
+      const line = String(warnings[0]?.[0]);
+      expect(line).to.contain(provider).and.to.contain('malformed').and.to.contain('nope');
+      expect(line).to.not.contain('\n');
+    });
+
+    it('fails after settling when onMalformed throws', async () => {
+      const { chunks, at } = await midWrite();
+      const input = [...chunks.slice(0, at), 'data: garbage\n\n', ...chunks.slice(at)];
+      const { events, error } = await collect(
+        adapter(input, {
+          session: fixedSession(),
+          onMalformed: (e) => {
+            throw e;
+          },
+        }),
+      );
       expect(error).to.be.instanceOf(ProviderStreamError);
-      expect(events.every((e) => e.type === 'stream/settle')).to.equal(true);
+      expect((error as ProviderStreamError).message).to.equal('SSE data is not JSON');
+      const last = events.at(-1);
+      expect(last?.type).to.equal('stream/settle');
+      expect(durable(events, (last as { attemptId: string }).attemptId)).to.deep.equal([]);
+      checkInvariants(events);
     });
 
     it('with dispatch: host, stops after the assistant/message; the host’s calls and settle keep the rows', async () => {

@@ -4,6 +4,8 @@ import {
   animationFrameScheduler,
   asapScheduler,
   map,
+  Observable,
+  type OperatorFunction,
   of,
   queueScheduler,
   Subject,
@@ -48,6 +50,29 @@ function start(options: Parameters<typeof assemble>[0] = {}): Run {
     complete: () => (outcome.completed = true),
   });
   return { input, scheduler, emitted, outcome, unsubscribe: () => subscription.unsubscribe() };
+}
+
+/**
+ * How many subscriptions to the source are still active after `pipe` is subscribed, fed and
+ * unsubscribed: the source counts them itself, so any leak shows.
+ */
+function activeAfterTeardown(pipe: OperatorFunction<AssembleInput, Conversation>): number {
+  let active = 0;
+  const input = new Subject<AssembleInput>();
+  const counted = new Observable<AssembleInput>((subscriber) => {
+    active += 1;
+    const inner = input.subscribe(subscriber);
+    return () => {
+      active -= 1;
+      inner.unsubscribe();
+    };
+  });
+  const subscription = counted.pipe(pipe).subscribe();
+  input.next(call(1, 'c1'));
+  input.next(delta('c2', '{"a"', 'Read'));
+  if (active === 0) throw new Error('the pipe never subscribed to its source');
+  subscription.unsubscribe();
+  return active;
 }
 
 /** Runs `work` at virtual frame `frame`. */
@@ -115,6 +140,24 @@ describe('assemble', () => {
     run.scheduler.flush();
     expect(run.emitted.map((e) => e.frame)).to.deep.equal([1]);
     expect(run.emitted[0]?.conversation.tools.get('c1')?.stage).to.equal('result');
+  });
+
+  it('publishes exactly once for a burst of 10,000 deltas within one tick', () => {
+    const run = start();
+    const args = '{"file_path":"' + 'x'.repeat(9_998);
+    at(run, 1, () => {
+      run.input.next(delta('c1', args[0] as string, 'Read'));
+      for (let i = 1; i < 10_000; i++) run.input.next(delta('c1', args[i] as string));
+    });
+    run.scheduler.flush();
+    expect(run.emitted.map((e) => e.frame)).to.deep.equal([1]);
+    const direct = new Assembler({ now });
+    direct.push(delta('c1', args, 'Read'));
+    expect(shape(run.emitted[0]?.conversation as Conversation)).to.deep.equal(
+      shape(direct.publish()),
+    );
+    expect(run.emitted[0]?.conversation.tools.get('c1')?.stage).to.equal('preparing');
+    expect(run.scheduler.actions).to.have.length(0);
   });
 
   it('emits nothing for a tick that changes nothing', () => {
@@ -266,6 +309,33 @@ describe('assemble', () => {
         expect(run.input.observed).to.equal(false);
       }),
     );
+  });
+
+  it('leaves no subscription to its source after teardown', () => {
+    expect(activeAfterTeardown(assemble({ now, scheduler: queueScheduler }))).to.equal(0);
+    fc.assert(
+      fc.property(ticks, (session) => {
+        const input = new Subject<AssembleInput>();
+        const subscription = input
+          .pipe(assemble({ now, scheduler: new VirtualTimeScheduler() }))
+          .subscribe();
+        for (const events of session) input.next(events);
+        expect(input.observed).to.equal(true);
+        subscription.unsubscribe();
+        expect(input.observed).to.equal(false);
+      }),
+    );
+  });
+
+  it('leaves no subscription to its source after teardown (negative control)', () => {
+    // A pipe that subscribes to its source a second time and never lets go.
+    const leaky: OperatorFunction<AssembleInput, Conversation> = (source) =>
+      new Observable<Conversation>((subscriber) => {
+        source.subscribe();
+        return source.pipe(assemble({ now, scheduler: queueScheduler })).subscribe(subscriber);
+      });
+    expect(activeAfterTeardown(leaky)).to.equal(1);
+    expect(() => expect(activeAfterTeardown(leaky)).to.equal(0)).to.throw();
   });
 
   it('works with a scheduler that runs work at once', () => {
