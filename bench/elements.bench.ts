@@ -1,0 +1,101 @@
+/**
+ * `npm run bench:elements`: `<tool-timeline>` in headless Chromium while 16 calls stream in
+ * parallel (one 512 KiB write among them), `assemble()` publishing once per animation frame.
+ * Reports the script time per frame (goal: p95 under 4 ms) and how many times rows of calls
+ * that had finished were rendered again (goal: 0). Serves bench/elements/ with Vite's JS API
+ * on loopback and drives Debian's Chromium with puppeteer-core; writes
+ * bench/results/elements.json.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import puppeteer from 'puppeteer-core';
+import { createServer } from 'vite';
+import type { ElementsBenchResult } from './elements/page.js';
+import { quantile } from './support/stats.js';
+
+const repository = fileURLToPath(new URL('../../', import.meta.url));
+const deltasPerFrame = Number(process.argv[2] ?? 256);
+const findChromium = '../../scripts/find-chromium.mjs';
+const { chromiumPath } = (await import(findChromium)) as { chromiumPath(): string };
+
+const server = await createServer({
+  configFile: false,
+  root: `${repository}bench/elements`,
+  logLevel: 'error',
+  server: { host: '127.0.0.1', port: 0, strictPort: false, fs: { allow: [repository] } },
+  optimizeDeps: { include: ['lit', 'lit/directives/repeat.js', 'rxjs'] },
+});
+await server.listen();
+const address = server.httpServer?.address();
+if (!address || typeof address === 'string') throw new Error('no server address');
+const browser = await puppeteer.launch({
+  executablePath: chromiumPath(),
+  headless: true,
+  args: [
+    '--headless',
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+    '--no-first-run',
+  ],
+});
+try {
+  const page = await browser.newPage();
+  page.on('pageerror', (error) => console.error('page error:', error));
+  await page.goto(`http://127.0.0.1:${address.port}/index.html`, { waitUntil: 'load' });
+  await page.waitForFunction(() => typeof window.runElementsBench === 'function');
+  const result: ElementsBenchResult = await page.evaluate(
+    (n) => window.runElementsBench(n),
+    deltasPerFrame,
+  );
+  const sorted = [...result.frameMs].sort((a, b) => a - b);
+  const median = quantile(sorted, 0.5);
+  const p95 = quantile(sorted, 0.95);
+  const max = sorted[sorted.length - 1] ?? Number.NaN;
+  const version = await browser.version();
+  const rows: [string, string][] = [
+    ['browser', version],
+    ['calls (rows)', String(result.rows)],
+    ['big write (argument chars)', String(result.bigWriteBytes)],
+    ['deltas (+16 tool/call)', String(result.deltas - 16)],
+    ['deltas per frame', String(result.deltasPerFrame)],
+    ['frames measured', String(result.frames)],
+    ['script ms per frame, median', median.toFixed(2)],
+    ['script ms per frame, p95', p95.toFixed(2)],
+    ['script ms per frame, max', max.toFixed(2)],
+    ['script ms, total', result.totalMs.toFixed(0)],
+    ['row renders, all', String(result.rowRenders)],
+    ['row renders of finished calls', String(result.unchangedRowRenders)],
+  ];
+  const width = Math.max(...rows.map(([name]) => name.length));
+  for (const [name, value] of rows) console.log(`${name.padEnd(width)}  ${value}`);
+  const p95Met = p95 < 4;
+  const unchangedMet = result.unchangedRowRenders === 0;
+  console.log(`\ngoal p95 < 4 ms: ${p95Met ? 'met' : 'NOT met'} (${p95.toFixed(2)} ms)`);
+  console.log(
+    `goal no re-render of unchanged rows: ${unchangedMet ? 'met' : 'NOT met'} (${result.unchangedRowRenders})`,
+  );
+  mkdirSync(`${repository}bench/results`, { recursive: true });
+  writeFileSync(
+    `${repository}bench/results/elements.json`,
+    `${JSON.stringify(
+      {
+        date: new Date().toISOString(),
+        browser: version,
+        median,
+        p95,
+        max,
+        p95Met,
+        unchangedMet,
+        ...result,
+      },
+      null,
+      2,
+    )}\n`,
+  );
+} finally {
+  await browser.close();
+  await server.close();
+}
