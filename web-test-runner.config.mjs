@@ -1,8 +1,18 @@
 // Core tests (compiled to .build/ by tsconfig.test.json) and element tests in Debian's
 // Chromium. scripts/find-chromium.mjs finds it (or installs it with apt-get as root on
 // Debian); no browser is ever downloaded.
+//
+// Visual regression (test/elements/visual.test.ts): baselines are committed under
+// test/elements/screenshots/baseline/; a failing run writes the new screenshot and a diff
+// under .build/screenshots/failed/ (ignored). `npm run screenshots:update` (or passing
+// --update-visual-baseline to wtr) rewrites the baselines instead of comparing.
+import { fileURLToPath } from 'node:url';
 import { chromeLauncher } from '@web/test-runner-chrome';
+import { visualRegressionPlugin } from '@web/test-runner-visual-regression/plugin';
 import { chromiumPath } from './scripts/find-chromium.mjs';
+
+const baselines = fileURLToPath(new URL('test/elements/screenshots/baseline/', import.meta.url));
+const screenshots = fileURLToPath(new URL('.build/screenshots/', import.meta.url));
 
 export default {
   files: ['.build/test/**/*.test.js', '!.build/test/node/**'],
@@ -10,6 +20,22 @@ export default {
   concurrency: 1,
   testFramework: { config: { timeout: 60000 } },
   testsFinishTimeout: 600000,
+  plugins: [
+    visualRegressionPlugin({
+      update: process.argv.includes('--update-visual-baseline'),
+      baseDir: screenshots,
+      // One browser, so no per-browser folder; an absolute name is used as is.
+      getBaselineName: ({ name }) => `${baselines}${name}`,
+      getFailedName: ({ name }) => `failed/${name}`,
+      getDiffName: ({ name }) => `failed/${name}-diff`,
+      // pixelmatch skips antialiased pixels and, at a colour threshold of 0.05 (default 0.1),
+      // still sees a light tint change (#f6f8fa → #ffe0e0). Up to 0.1% of differing pixels
+      // passes as rendering noise; recolouring a row's title text alone differs by ~0.3%.
+      diffOptions: { threshold: 0.05 },
+      failureThreshold: 0.1,
+      failureThresholdType: 'percent',
+    }),
+  ],
   browsers: [
     chromeLauncher({
       launchOptions: {
