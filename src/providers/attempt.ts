@@ -116,16 +116,20 @@ export class Attempt {
     state.parts.push(delta);
     if (delta.length === 0) return;
     state.shown = true;
+    this.#textDelta(state, delta);
+  }
+
+  #textDelta(state: BlockState, text: string): void {
     this.#emit(
       state.kind === 'reasoning'
         ? {
             type: 'stream/text-delta',
             attemptId: this.attemptId,
             block: state.block,
-            text: delta,
+            text,
             reasoning: true,
           }
-        : { type: 'stream/text-delta', attemptId: this.attemptId, block: state.block, text: delta },
+        : { type: 'stream/text-delta', attemptId: this.attemptId, block: state.block, text },
     );
   }
 
@@ -175,22 +179,7 @@ export class Attempt {
     if (state.final.length === 0) return;
     if (!state.shown) {
       state.shown = true;
-      this.#emit(
-        state.kind === 'reasoning'
-          ? {
-              type: 'stream/text-delta',
-              attemptId: this.attemptId,
-              block: state.block,
-              text: state.final,
-              reasoning: true,
-            }
-          : {
-              type: 'stream/text-delta',
-              attemptId: this.attemptId,
-              block: state.block,
-              text: state.final,
-            },
-      );
+      this.#textDelta(state, state.final);
     }
     this.#emit({
       type: 'stream/block-end',
