@@ -18,7 +18,11 @@ export interface AssemblerOptions {
   readonly definitions?: readonly Definition<unknown, AssistantNode | ToolNode>[];
   /** Tool-name mappings and the summary wording of groups (see BuilderOptions). */
   readonly groups?: BuilderOptions;
-  /** The clock that stamps events without `at`, in ms since the Unix epoch. Default: Date.now. */
+  /**
+   * The clock that stamps events without `at`, in ms since the Unix epoch. Default: Date.now.
+   * It is read at most once per task: events pushed in one synchronous burst (one network
+   * chunk, one tick) share that time.
+   */
   readonly now?: () => number;
   /**
    * Called with an error a Definition threw while folding or building one Context; that
@@ -54,6 +58,11 @@ type AnyDefinition = Definition<unknown, AssistantNode | ToolNode>;
 export class Assembler {
   readonly #definitions: readonly AnyDefinition[];
   readonly #now: () => number;
+  /** The clock's reading for the current task; cleared by a microtask. */
+  #clock: number | undefined;
+  readonly #clearClock = (): void => {
+    this.#clock = undefined;
+  };
   readonly #onError: NonNullable<AssemblerOptions['onError']>;
   readonly #contexts = new Map<AnyDefinition, Map<string, AnyContext>>();
   /** Contexts to rebuild at the next publication (each once: see Context.dirty). */
@@ -91,7 +100,7 @@ export class Assembler {
 
   /** Takes events at the live end, in order. Throws an EventError (folding nothing) on a malformed one. */
   push(events: CallfoldEvent | readonly CallfoldEvent[]): void {
-    const at = this.#now();
+    const at = this.#time();
     if (!isList(events)) {
       this.#receive(parseEvent(events), at);
       return;
@@ -110,7 +119,7 @@ export class Assembler {
         throw new EventError('type', `${event.type} event: history pages hold durable events only`);
       }
     }
-    const at = this.#now();
+    const at = this.#time();
     const bySeq = new Map<number, SessionEvent>();
     for (const event of events) if (!bySeq.has(event.seq)) bySeq.set(event.seq, event);
     for (const { seq, location } of this.#places.page([...bySeq.keys()])) {
@@ -143,6 +152,14 @@ export class Assembler {
     for (const context of this.#order) if (context.node) nodes.push(context.node);
     this.#published = this.#builder.build(nodes);
     return this.#published;
+  }
+
+  #time(): number {
+    if (this.#clock === undefined) {
+      this.#clock = this.#now();
+      queueMicrotask(this.#clearClock);
+    }
+    return this.#clock;
   }
 
   #receive(event: CallfoldEvent, at: number): void {
