@@ -27,6 +27,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { prng } from './seeded-random.mjs';
 
 const { values: options } = parseArgs({ options: { kib: { type: 'string', default: '64' } } });
 const contentBytes = Number(options.kib) * 1024;
@@ -35,17 +36,6 @@ if (!Number.isInteger(contentBytes) || contentBytes < 4096) {
 }
 const root = fileURLToPath(new URL('../test/fixtures/', import.meta.url));
 
-/** mulberry32: a small 32-bit PRNG; a fixed seed fixes the output. */
-function prng(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 let random = prng(0xf17c5);
 const between = (low, high) => low + Math.floor(random() * (high - low + 1));
 const pick = (list) => list[Math.floor(random() * list.length)];

@@ -14,6 +14,7 @@
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { prng } from './seeded-random.mjs';
 
 const { values: options } = parseArgs({
   options: {
@@ -29,17 +30,6 @@ if (!Number.isInteger(contentBytes) || contentBytes < 4096) {
   throw new Error(`--kib must give a whole number of bytes, at least 4 KiB; got ${options.kib}`);
 }
 
-/** mulberry32: a small, well-distributed 32-bit PRNG; a fixed seed fixes the output. */
-function prng(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 const random = prng(0xca11f01d);
 const pick = (list) => list[Math.floor(random() * list.length)];
 const between = (low, high) => low + Math.floor(random() * (high - low + 1));
