@@ -9,7 +9,7 @@
  * check every run's answers. Results: bench/results/arguments.json.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { availableParallelism, loadavg } from 'node:os';
+import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { PartialArguments } from '../src/arguments/partial-arguments.js';
 import { allocationMethod } from './support/allocation.js';
@@ -29,6 +29,7 @@ import {
   streamparserComplete,
   streamparserPartial,
 } from './support/peers.js';
+import { printRunFooter } from './support/run-footer.js';
 import { MiB, type Summary, summarize } from './support/stats.js';
 import { type Column, markdownTable, textTable } from './support/table.js';
 import { runWorker, sendReport } from './support/workers.js';
@@ -398,15 +399,7 @@ async function parent(): Promise<void> {
       'over the heap before its inputs were built; median of the retained-heap runs (a single run can be off by up to ' +
       '~250 KiB when V8 drops internal caches); B/char is per argument character.',
   );
-  console.log(
-    `- peak RSS: process.resourceUsage().maxRSS of each worker (inputs included), median of ${WORKERS}.`,
-  );
-  const cores = availableParallelism();
-  console.log(
-    `- total benchmark time ${elapsed.toFixed(0)} s; highest 1-minute load average seen ` +
-      `${maxLoad.toFixed(1)} on ${cores} cores` +
-      (maxLoad > cores ? ' — other processes competed for the CPU; expect noisy timings.' : '.'),
-  );
+  printRunFooter(WORKERS, elapsed, maxLoad);
 
   console.log('\n## Markdown (README)\n');
   const mdColumns: Column[] = [

@@ -29,6 +29,7 @@ import {
 } from './support/fold-contestants.js';
 import { allocationSites, repeat } from './support/fold-profile.js';
 import { measure, type SamplePlan, type WorkerReport } from './support/measure.js';
+import { printRunFooter } from './support/run-footer.js';
 import { MiB, type Summary, summarize } from './support/stats.js';
 import { type Column, markdownTable, textTable } from './support/table.js';
 import { runWorkers, sendReport } from './support/workers.js';
@@ -330,15 +331,7 @@ async function parent(): Promise<void> {
       'same after the bench dropped its inputs, over the heap before they were built: everything the Assembler ' +
       'keeps alive, the events (held until their attempt settles) included. Medians of the retained-heap runs.',
   );
-  console.log(
-    `- peak RSS: process.resourceUsage().maxRSS of each worker (inputs included), median of ${WORKERS}.`,
-  );
-  const cores = availableParallelism();
-  console.log(
-    `- total benchmark time ${elapsed.toFixed(0)} s; highest 1-minute load average seen ` +
-      `${maxLoad.toFixed(1)} on ${cores} cores` +
-      (maxLoad > cores ? ' — other processes competed for the CPU; expect noisy timings.' : '.'),
-  );
+  printRunFooter(WORKERS, elapsed, maxLoad);
 
   console.log('\n## Markdown (README)\n');
   const mdColumns: Column[] = [{ title: 'scenario' }, ...columns.filter((c) => c.title !== 'n')];
