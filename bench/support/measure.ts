@@ -8,6 +8,12 @@ import { median } from './stats.js';
  * Inputs are built before anything is timed, every sample starts right after a forced GC
  * (outside the timed region), and every run is checked, so a broken run cannot pass for
  * a fast one. Needs `node --expose-gc`.
+ *
+ * The previous run's result stays reachable through each forced GC, as a live UI keeps its
+ * earlier readers and nodes. Otherwise nothing of the subject's kinds of objects would be
+ * alive at that GC, V8 would drop their hidden classes, and with them every optimized
+ * function that checks those classes: each sample would then time the JIT compiling the
+ * subject again (1 MiB code-like arguments: 15–50 ms a run instead of a steady 10 ms).
  */
 export interface Subject<Input, Held> {
   /** Builds the inputs (events, fragments); never timed. */
@@ -56,6 +62,8 @@ export interface WorkerReport {
 }
 
 const keepAlive: unknown[] = [];
+/** The last run's result, reachable through the next sample's forced GC (see above). */
+const previousRun: { held: unknown } = { held: null };
 
 export async function measure<Input, Held>(
   subject: Subject<Input, Held>,
@@ -99,7 +107,9 @@ async function sample<Input, Held>(
   // so warm-up lasts a minimum time as well as a minimum number of runs.
   const warmupStart = performance.now();
   for (let i = 0; i < plan.warmup || performance.now() - warmupStart < plan.warmupMs; i++) {
-    subject.check(input, await subject.run(input));
+    const held = await subject.run(input);
+    subject.check(input, held);
+    previousRun.held = held;
   }
 
   const timesMs: number[] = [];
@@ -110,6 +120,7 @@ async function sample<Input, Held>(
     const elapsed = performance.now() - start;
     subject.check(input, held);
     timesMs.push(elapsed);
+    previousRun.held = held;
   }
 
   const allocatedBytes: number[] = [];
@@ -120,7 +131,9 @@ async function sample<Input, Held>(
     subject.check(input, result);
     allocatedBytes.push(bytes);
     allocationGcs.push(gcs);
+    previousRun.held = result;
   }
+  previousRun.held = null;
   return { timesMs, allocatedBytes, allocationGcs, inputsRssBytes };
 }
 

@@ -1,6 +1,7 @@
-import { type Field, kindOf, valueError } from './field.js';
+import { type Cursor, type Field, kindOf, valueError } from './field.js';
 import { argumentProbe } from './probe.js';
 import type { ArgumentSource } from './source.js';
+import { advance, hex4, simpleEscape } from './string-cursor.js';
 
 /** Where the boundary scanner stands in the top-level object. */
 enum At {
@@ -34,6 +35,8 @@ const QUOTE = 0x22;
 // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters make a key invalid.
 const NEEDS_DECODING = /[\\\u0000-\u001f]/;
 const BACKSLASH = 0x5c;
+/** How far behind the scan position a length cursor can be and still be carried along. */
+const CATCH_UP = 6;
 
 function isSpace(code: number): boolean {
   return code === 0x20 || code === 0x0a || code === 0x0d || code === 0x09;
@@ -216,7 +219,14 @@ export class ArgumentIndex {
           break;
         }
         case At.StringValue: {
-          const end = this.skipString(s, i, base, this.field);
+          const field = this.field as Field;
+          const cursor = field.length;
+          // A length cursor standing where scanning resumes, or just behind it inside an
+          // escape, is carried along: the string is walked once, not twice.
+          const end =
+            cursor !== null && base + i - cursor.pos < CATCH_UP
+              ? this.countString(s, i, base, field, cursor)
+              : this.skipString(s, i, base, field);
           if (end === -1) i = n;
           else {
             i = end;
@@ -355,6 +365,71 @@ export class ArgumentIndex {
     }
   }
 
+  /**
+   * `skipString` for a string value whose length is being read: also advances the field's
+   * length cursor over the same text, so a length read after each fragment finds nothing left
+   * to walk. The cursor stands at the scan position, or a few characters behind it when the
+   * previous chunk cut an escape; that escape is finished first, across the two chunks. At an
+   * escape it cannot decode (one cut by this chunk's end, or a bad one) it leaves the cursor
+   * there and skips on uncounted; a later read catches the cursor up and reports the error.
+   */
+  private countString(s: string, i: number, base: number, field: Field, cursor: Cursor): number {
+    const n = s.length;
+    if (cursor.pos < base + i) {
+      // The cursor stopped at the backslash of an escape the scanner is inside.
+      const { source } = this;
+      const to = cursor.pos + (source.codeAt(cursor.pos + 1) === 0x75 ? 6 : 2);
+      if (source.codeAt(cursor.pos) !== BACKSLASH || to > base + n || to < base + i) {
+        return this.skipString(s, i, base, field);
+      }
+      if (advance(source, cursor, to, true) !== null || cursor.pos !== to) {
+        return this.skipString(s, i, base, field);
+      }
+      this.escape = false;
+      i = to - base;
+    }
+    let { units, last } = cursor;
+    let quote = s.indexOf('"', i);
+    let slash = this.nextSlash(s, i, base);
+    for (;;) {
+      if (slash === -1 || (quote !== -1 && quote < slash)) {
+        const end = quote === -1 ? n : quote;
+        if (end > i) {
+          units += end - i;
+          last = s.charCodeAt(end - 1);
+        }
+        this.counted(cursor, base + end, units, last);
+        return quote === -1 ? -1 : quote + 1;
+      }
+      if (slash > i) {
+        units += slash - i;
+        last = s.charCodeAt(slash - 1);
+      }
+      if (slash + 1 === n) {
+        this.counted(cursor, base + slash, units, last);
+        this.escape = true;
+        return -1;
+      }
+      const unit = escapedUnit(s, slash + 1);
+      if (unit < 0) {
+        this.counted(cursor, base + slash, units, last);
+        return this.skipString(s, slash, base, field);
+      }
+      units++;
+      last = unit;
+      i = slash + (s.charCodeAt(slash + 1) === 0x75 ? 6 : 2);
+      slash = this.nextSlash(s, i, base);
+      if (quote !== -1 && quote < i) quote = s.indexOf('"', i);
+    }
+  }
+
+  private counted(cursor: Cursor, pos: number, units: number, last: number): void {
+    argumentProbe.counted += pos - cursor.pos;
+    cursor.pos = pos;
+    cursor.units = units;
+    cursor.last = last;
+  }
+
   private nextSlash(s: string, from: number, base: number): number {
     const { generation } = this.source;
     if (
@@ -406,4 +481,14 @@ export class ArgumentIndex {
     }
     return n;
   }
+}
+
+/**
+ * The unit of the escape whose character after the backslash is at `at`: -1 for a bad escape,
+ * -2 for a `\u` whose four digits do not all lie in `s`.
+ */
+function escapedUnit(s: string, at: number): number {
+  const code = s.charCodeAt(at);
+  if (code !== 0x75) return simpleEscape(code);
+  return at + 4 < s.length ? hex4(s, at + 1) : -2;
 }

@@ -9,6 +9,8 @@ export const argumentProbe = {
   scanned: 0,
   /** Raw characters a string cursor has walked (for a length, a text or a prefix). */
   decoded: 0,
+  /** Raw characters of a string whose length is being read, counted by the scanner as it passes. */
+  counted: 0,
   /** Native JSON.parse calls on a value range or a whole text. */
   parsed: 0,
 };

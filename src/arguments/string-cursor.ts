@@ -19,7 +19,7 @@ export function newCursor(pos: number, units: number, last: number, text: string
 }
 
 /** The unit a one-character escape stands for, or -1 when `\` + that character is not JSON. */
-function simpleEscape(code: number): number {
+export function simpleEscape(code: number): number {
   switch (code) {
     case 0x22:
     case 0x5c:
@@ -133,7 +133,7 @@ export function advance(
 }
 
 /** The value of four hex digits at `at`, or -1. */
-function hex4(text: string, at: number): number {
+export function hex4(text: string, at: number): number {
   let value = 0;
   for (let i = at; i < at + 4; i++) {
     const c = text.charCodeAt(i);

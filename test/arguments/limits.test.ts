@@ -107,21 +107,45 @@ describe('PartialArguments measures a huge string from offsets', () => {
     expect(decoded).to.be.below(64 * KiB);
   });
 
-  it('a string with escapes is walked once, however often its length is read', () => {
-    // 64 raw characters with every kind of escape.
-    const escaped = 'line \\"one\\"\\n\\ttab \\\\ slash \\u00e9\\ud83d\\ude00 end {[,:]}......';
+  // 64 raw characters with every kind of escape.
+  const escaped = 'line \\"one\\"\\n\\ttab \\\\ slash \\u00e9\\ud83d\\ude00 end {[,:]}......';
+  const decodedChunk = JSON.parse(`"${escaped}"`) as string;
+  const repeats = (8 * MiB) / escaped.length;
+  const body = escaped.repeat(repeats);
+  const escapedText = `{"content":"${body}","after":1}`;
+  /** Raw characters from the first backslash on: before it, a length comes from offsets. */
+  const fromFirstEscape = body.length - escaped.indexOf('\\');
+  /** An odd fragment size, so fragments end inside escapes, `\u` ones included. */
+  const fragmentSize = 64 * KiB + 3;
+
+  it('a string with escapes whose length is read after every fragment is walked once, by the scanner', () => {
     expect(escaped.length).to.equal(64);
-    const decodedChunk = JSON.parse(`"${escaped}"`) as string;
-    const repeats = (8 * MiB) / escaped.length;
-    const body = escaped.repeat(repeats);
-    const escapedText = `{"content":"${body}","after":1}`;
-    const { result: view, decoded } = work(() =>
-      streamed(escapedText, 64 * KiB + 3, (v) => v.stringLength('content', { step: KiB })),
+    const {
+      result: view,
+      decoded,
+      counted,
+    } = work(() =>
+      streamed(escapedText, fragmentSize, (v) => v.stringLength('content', { step: KiB })),
     );
     expect(view.stringLength('content')).to.equal(decodedChunk.length * repeats);
     expect(view.value('after')).to.equal(1);
-    expect(decoded, 'the cursor walks the escaped string').to.be.at.least(body.length * 0.9);
-    expect(decoded, 'each raw character is walked about once').to.be.at.most(body.length * 2);
+    expect(counted + decoded, 'every raw character is counted').to.equal(fromFirstEscape);
+    expect(decoded, 'the length cursor only catches up at cut escapes').to.be.below(
+      fragmentSize * 4,
+    );
+  });
+
+  it('a string with escapes whose length is read only at the end is walked by the cursor (negative control)', () => {
+    const {
+      result: length,
+      decoded,
+      counted,
+    } = work(() =>
+      streamed(escapedText, fragmentSize, (v) => v.has('after')).stringLength('content'),
+    );
+    expect(length).to.equal(decodedChunk.length * repeats);
+    expect(counted, 'nobody read the length while it streamed').to.equal(0);
+    expect(decoded, 'the cursor walks the escaped string').to.equal(fromFirstEscape);
   });
 
   it('a million escaped backslashes keep their parity across fragment boundaries', () => {

@@ -7,6 +7,8 @@ export interface Work<T> {
   scanned: number;
   /** Raw characters string cursors walked. */
   decoded: number;
+  /** Raw characters the scanner counted for a length being read, as it indexed them. */
+  counted: number;
   /** Native JSON.parse calls. */
   parsed: number;
 }
@@ -18,6 +20,7 @@ export function work<T>(run: () => T): Work<T> {
     result,
     scanned: argumentProbe.scanned - before.scanned,
     decoded: argumentProbe.decoded - before.decoded,
+    counted: argumentProbe.counted - before.counted,
     parsed: argumentProbe.parsed - before.parsed,
   };
 }
