@@ -94,6 +94,50 @@ export async function measure<Input, Held>(
   };
 }
 
+/** Timed samples of several subjects measured in one worker, interleaved. */
+export interface PairedReport {
+  readonly pid: number;
+  /** One list of sample times per subject, in the order given. */
+  readonly timesMs: number[][];
+}
+
+/**
+ * Times several subjects in one process, one sample of each in turn, for ratios between
+ * them (the same reader on two input sizes, say). Interleaving makes a slow spell of the
+ * machine fall on every subject alike; separate workers run minutes apart, and on two
+ * shared cores their medians drift by up to 1.5× on their own. Warm-up alternates too.
+ */
+export async function measurePaired<Input, Held>(
+  subjects: readonly Subject<Input, Held>[],
+  plan: Pick<SamplePlan, 'warmup' | 'warmupMs' | 'samples'>,
+): Promise<PairedReport> {
+  const gc = collector();
+  const inputs = subjects.map((subject) => subject.build());
+  gc();
+  const warmupStart = performance.now();
+  for (let i = 0; i < plan.warmup || performance.now() - warmupStart < plan.warmupMs; i++) {
+    for (const [j, subject] of subjects.entries()) {
+      const held = await subject.run(inputs[j] as Input);
+      subject.check(inputs[j] as Input, held);
+      previousRun.held = held;
+    }
+  }
+  const timesMs = subjects.map((): number[] => []);
+  for (let i = 0; i < plan.samples; i++) {
+    for (const [j, subject] of subjects.entries()) {
+      gc();
+      const start = performance.now();
+      const held = await subject.run(inputs[j] as Input);
+      const elapsed = performance.now() - start;
+      subject.check(inputs[j] as Input, held);
+      timesMs[j]?.push(elapsed);
+      previousRun.held = held;
+    }
+  }
+  previousRun.held = null;
+  return { pid: process.pid, timesMs };
+}
+
 async function sample<Input, Held>(
   subject: Subject<Input, Held>,
   plan: SamplePlan,
