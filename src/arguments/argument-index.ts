@@ -223,8 +223,9 @@ export class ArgumentIndex {
           const cursor = field.length;
           // A length cursor standing where scanning resumes, or just behind it inside an
           // escape, is carried along: the string is walked once, not twice.
+          const behind = cursor === null ? -1 : base + i - cursor.pos;
           const end =
-            cursor !== null && base + i - cursor.pos < CATCH_UP
+            cursor !== null && behind >= 0 && behind < CATCH_UP
               ? this.countString(s, i, base, field, cursor)
               : this.skipString(s, i, base, field);
           if (end === -1) i = n;

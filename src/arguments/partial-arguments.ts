@@ -28,9 +28,10 @@ interface Answer {
  *    answers `stringLength` from offsets alone (without validating its characters); with
  *    escapes, a cursor advances over new text only when a length, text or prefix is asked
  *    for, and a prefix query stops once it has its answer. Once a string's length has been
- *    read, the boundary scanner carries that length cursor along as it indexes new text, so
- *    a length read after every fragment walks each character once, not twice. A complete value is decoded
- *    natively (JSON.parse of its range) the first time it is asked for, then kept.
+ *    read, the boundary scanner carries that length cursor along as it indexes new text (a
+ *    recorded length is read again at every refresh anyway), so a length read after every
+ *    fragment walks each character once, not twice. A complete value is decoded natively
+ *    (JSON.parse of its range) the first time it is asked for, then kept.
  * 3. For any valid object text cut into any fragments, every complete value equals
  *    `JSON.parse` of the whole text (repeated keys: the last wins; `__proto__` is an ordinary
  *    key), and every open string's text is a prefix of its final value: never part of an
