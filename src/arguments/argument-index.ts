@@ -63,8 +63,10 @@ function endsScalar(code: number): boolean {
  * The scanner walks each character once, across fragment boundaries, tracking quotes,
  * backslash parity and an explicit bracket stack (no recursion: depth is bounded by memory,
  * not by the call stack). Inside strings it jumps with `indexOf`. It decodes keys, never
- * values. Errors inside a value (a mismatched bracket, a token no value starts with) are
- * recorded on that field and indexing goes on; an error in the object's own syntax stops it.
+ * values; of a string value whose length has been read it counts the decoded length as it
+ * passes (`countString`). Errors inside a value (a mismatched bracket, a token no value
+ * starts with) are recorded on that field and indexing goes on; an error in the object's own
+ * syntax stops it.
  */
 export class ArgumentIndex {
   readonly source: ArgumentSource;
