@@ -11,7 +11,6 @@
  * Results: bench/results/arguments.json.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { PartialArguments } from '../src/arguments/partial-arguments.js';
 import { allocationMethod } from './support/allocation.js';
@@ -41,7 +40,7 @@ import {
 import { printRunFooter } from './support/run-footer.js';
 import { MiB, type Summary, summarize } from './support/stats.js';
 import { type Column, markdownTable, textTable } from './support/table.js';
-import { runWorker, sendReport } from './support/workers.js';
+import { runRounds, sendReport } from './support/workers.js';
 
 const WORKERS = 3;
 const STEP = 1024;
@@ -293,13 +292,10 @@ async function parent(): Promise<void> {
   const started = performance.now();
   const facts: ScenarioFacts[] = [];
   const results: Result[] = [];
-  // One worker runs at a time, so a 1-minute load average above the core count means other
-  // processes competed for the CPU and the timings are noisier than they should be.
-  let maxLoad = loadavg()[0] ?? 0;
   console.log(
     `bench:arguments — Node ${process.version}, ${WORKERS} fresh workers per row, one at a time, in rounds`,
   );
-  const rows: { s: Scenario; c: Contestant; fact: ScenarioFacts; reports: WorkerReport[] }[] = [];
+  const rows: { s: Scenario; c: Contestant; fact: ScenarioFacts }[] = [];
   for (const s of SCENARIOS) {
     const { args } = buildInput(s);
     const fact: ScenarioFacts = {
@@ -313,43 +309,34 @@ async function parent(): Promise<void> {
     };
     facts.push(fact);
     for (const c of CONTESTANTS) {
-      if (c.only === undefined || c.only.includes(s.id)) rows.push({ s, c, fact, reports: [] });
+      if (c.only === undefined || c.only.includes(s.id)) rows.push({ s, c, fact });
     }
   }
-  // Rounds: each round runs one fresh worker for every row, so a burst of load from other
-  // processes spreads over all readers instead of skewing one reader's ratios.
-  for (let round = 1; round <= WORKERS; round++) {
-    for (const row of rows) {
-      maxLoad = Math.max(maxLoad, loadavg()[0] ?? 0);
-      process.stderr.write(`  round ${round}/${WORKERS} · ${row.s.id} · ${row.c.name} …`);
-      const t = performance.now();
-      row.reports.push(
-        await runWorker<WorkerReport>({ script, args: ['--worker', row.s.id, row.c.name] }),
-      );
-      process.stderr.write(` ${((performance.now() - t) / 1000).toFixed(1)} s\n`);
-    }
-  }
-  const paired = PAIRINGS.map((p) => ({ p, reports: [] as PairedReport[] }));
-  for (let round = 1; round <= WORKERS; round++) {
-    for (const { p, reports } of paired) {
-      maxLoad = Math.max(maxLoad, loadavg()[0] ?? 0);
-      process.stderr.write(
-        `  paired ${round}/${WORKERS} · ${p.top.scenario} ${p.top.contestant} ⇄ ` +
-          `${p.bottom.scenario} ${p.bottom.contestant} …`,
-      );
-      const t = performance.now();
-      reports.push(await runWorker<PairedReport>({ script, args: ['--paired', p.id] }));
-      process.stderr.write(` ${((performance.now() - t) / 1000).toFixed(1)} s\n`);
-    }
-  }
-  const ratios: Ratio[] = paired.map(({ p, reports }) => {
+  const single = await runRounds<WorkerReport>(
+    rows.map(({ s, c }) => ({
+      label: `${s.id} · ${c.name}`,
+      run: { script, args: ['--worker', s.id, c.name] },
+    })),
+    WORKERS,
+  );
+  const paired = await runRounds<PairedReport>(
+    PAIRINGS.map((p) => ({
+      label: `${p.top.scenario} ${p.top.contestant} ⇄ ${p.bottom.scenario} ${p.bottom.contestant}`,
+      run: { script, args: ['--paired', p.id] },
+    })),
+    WORKERS,
+  );
+  const maxLoad = Math.max(single.maxLoad, paired.maxLoad);
+  const ratios: Ratio[] = PAIRINGS.map((p, i) => {
+    const reports = paired.reports[i] ?? [];
     const bottomTime = summarize(reports.flatMap((r) => r.timesMs[0] ?? []));
     const topTime = summarize(reports.flatMap((r) => r.timesMs[1] ?? []));
     return { ...p, topTime, bottomTime, ratio: topTime.median / bottomTime.median, reports };
   });
   const pairedRatio = (id: string) => ratios.find((r) => r.id === id)?.ratio ?? Number.NaN;
 
-  for (const { s, c, fact, reports } of rows) {
+  for (const [i, { s, c, fact }] of rows.entries()) {
+    const reports = single.reports[i] ?? [];
     const retainedBytes = summarize(reports.map((r) => r.retainedBytes)).median;
     results.push({
       scenario: s.id,

@@ -16,7 +16,7 @@
  *   node .build/bench/fold.bench.js --allocation-sites write callfold 20
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { availableParallelism, cpus, loadavg } from 'node:os';
+import { availableParallelism, cpus } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { allocationMethod } from './support/allocation.js';
 import {
@@ -32,7 +32,7 @@ import { measure, type SamplePlan, type WorkerReport } from './support/measure.j
 import { printRunFooter } from './support/run-footer.js';
 import { MiB, type Summary, summarize } from './support/stats.js';
 import { type Column, markdownTable, textTable } from './support/table.js';
-import { runWorkers, sendReport } from './support/workers.js';
+import { runRounds, sendReport } from './support/workers.js';
 
 const WORKERS = 3;
 
@@ -139,42 +139,41 @@ async function parent(): Promise<void> {
   const started = performance.now();
   const results: Result[] = [];
   const facts = SCENARIOS.map(factsOf);
-  // Workers run one at a time, so a 1-minute load average above the core count means other
-  // processes competed for the CPU and the timings are noisier than they should be.
-  let maxLoad = loadavg()[0] ?? 0;
   console.log(
     `bench:fold — Node ${process.version}, ${cpus()[0]?.model ?? 'unknown CPU'} × ${availableParallelism()}, ` +
-      `${WORKERS} fresh workers per row, run one at a time`,
+      `${WORKERS} fresh workers per row, one at a time, in rounds`,
   );
-  for (const scenario of SCENARIOS) {
-    for (const contestant of CONTESTANTS) {
-      if (!contestant.scenarios.includes(scenario.id)) continue;
-      maxLoad = Math.max(maxLoad, loadavg()[0] ?? 0);
-      process.stderr.write(`  ${scenario.id} · ${contestant.name} …`);
-      const t = performance.now();
-      const reports = await runWorkers<WorkerReport>(
-        { script, args: ['--worker', scenario.id, contestant.name] },
-        WORKERS,
-      );
-      process.stderr.write(` ${((performance.now() - t) / 1000).toFixed(1)} s\n`);
-      const medianOf = (pick: (r: WorkerReport) => number) => summarize(reports.map(pick)).median;
-      results.push({
-        scenario: scenario.id,
-        contestant: contestant.name,
-        role: contestant.role,
-        note: contestant.note,
-        plan: contestant.plan,
-        time: summarize(reports.flatMap((r) => r.timesMs)),
-        allocated: summarize(reports.flatMap((r) => r.allocatedBytes)),
-        retainedOverInputsBytes: medianOf((r) => r.retainedOverInputsBytes),
-        retainedBytes: medianOf((r) => r.retainedBytes),
-        inputsRssBytes: medianOf((r) => r.inputsRssBytes),
-        peakRssBytes: medianOf((r) => r.peakRssBytes),
-        reports,
-      });
-    }
+  const rows = SCENARIOS.flatMap((scenario) =>
+    CONTESTANTS.filter((c) => c.scenarios.includes(scenario.id)).map((contestant) => ({
+      scenario,
+      contestant,
+    })),
+  );
+  const { reports: rowReports, maxLoad } = await runRounds<WorkerReport>(
+    rows.map(({ scenario, contestant }) => ({
+      label: `${scenario.id} · ${contestant.name}`,
+      run: { script, args: ['--worker', scenario.id, contestant.name] },
+    })),
+    WORKERS,
+  );
+  for (const [i, { scenario, contestant }] of rows.entries()) {
+    const reports = rowReports[i] ?? [];
+    const medianOf = (pick: (r: WorkerReport) => number) => summarize(reports.map(pick)).median;
+    results.push({
+      scenario: scenario.id,
+      contestant: contestant.name,
+      role: contestant.role,
+      note: contestant.note,
+      plan: contestant.plan,
+      time: summarize(reports.flatMap((r) => r.timesMs)),
+      allocated: summarize(reports.flatMap((r) => r.allocatedBytes)),
+      retainedOverInputsBytes: medianOf((r) => r.retainedOverInputsBytes),
+      retainedBytes: medianOf((r) => r.retainedBytes),
+      inputsRssBytes: medianOf((r) => r.inputsRssBytes),
+      peakRssBytes: medianOf((r) => r.peakRssBytes),
+      reports,
+    });
   }
-  maxLoad = Math.max(maxLoad, loadavg()[0] ?? 0);
   const elapsed = (performance.now() - started) / 1000;
 
   const find = (scenario: string, contestant = 'callfold') =>

@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { loadavg } from 'node:os';
 
 /**
  * The parent side of a benchmark: each measurement runs in a fresh `node --expose-gc`
@@ -42,9 +43,33 @@ export async function runWorker<Report>(run: WorkerRun): Promise<Report> {
   return JSON.parse(line.slice(REPORT_PREFIX.length)) as Report;
 }
 
-/** Runs `count` fresh workers in sequence and returns every report. */
-export async function runWorkers<Report>(run: WorkerRun, count: number): Promise<Report[]> {
-  const reports: Report[] = [];
-  for (let i = 0; i < count; i++) reports.push(await runWorker<Report>(run));
-  return reports;
+/** One measurement to repeat in fresh workers, with the label its progress line shows. */
+export interface WorkerJob {
+  readonly label: string;
+  readonly run: WorkerRun;
+}
+
+/**
+ * Runs `rounds` fresh workers for every job, one at a time, in rounds (one worker per job per
+ * round), so a burst of load from other processes spreads over every job instead of skewing
+ * one job's figures. Prints a progress line per worker on stderr. Returns each job's reports,
+ * in job order, and the highest 1-minute load average seen: with one worker at a time, a load
+ * above the core count means other processes competed for the CPU.
+ */
+export async function runRounds<Report>(
+  jobs: readonly WorkerJob[],
+  rounds: number,
+): Promise<{ reports: Report[][]; maxLoad: number }> {
+  const reports = jobs.map((): Report[] => []);
+  let maxLoad = loadavg()[0] ?? 0;
+  for (let round = 1; round <= rounds; round++) {
+    for (const [i, job] of jobs.entries()) {
+      maxLoad = Math.max(maxLoad, loadavg()[0] ?? 0);
+      process.stderr.write(`  ${round}/${rounds} · ${job.label} …`);
+      const t = performance.now();
+      reports[i]?.push(await runWorker<Report>(job.run));
+      process.stderr.write(` ${((performance.now() - t) / 1000).toFixed(1)} s\n`);
+    }
+  }
+  return { reports, maxLoad: Math.max(maxLoad, loadavg()[0] ?? 0) };
 }
