@@ -7,7 +7,7 @@
 import { PartialArguments } from '../src/arguments/partial-arguments.js';
 import { decodeTranscript } from '../src/events/transcript.js';
 import type { CallfoldEvent } from '../src/events/types.js';
-import { TranscriptReplay } from './transcript-replay.js';
+import { Player } from './demo/player.js';
 import transcript from './transcripts/write-call.jsonl?raw';
 
 type Stage = 'waiting' | 'preparing' | 'start' | 'result';
@@ -82,7 +82,12 @@ function utf8Length(text: string): number {
 }
 
 let run = newRun();
-const replay = new TranscriptReplay(decodeTranscript(transcript), receive);
+const steps = decodeTranscript(transcript).map(({ at, event }) => ({
+  at,
+  run: () => receive(event),
+}));
+let speed = 1;
+let replay = new Player(steps, () => {});
 
 function log(message: string): void {
   const item = document.createElement('li');
@@ -199,16 +204,21 @@ function start(): void {
   run = newRun();
   ui.log.replaceChildren();
   renderArguments(undefined, undefined);
-  replay.restart();
+  replay.dispose();
+  replay = new Player(steps, () => {});
+  replay.speed = speed;
+  replay.play();
 }
 
 const requested = Number(new URLSearchParams(location.search).get('speed'));
 for (const input of ui.speeds.querySelectorAll<HTMLInputElement>('input[name="speed"]')) {
   if (Number(input.value) === requested) input.checked = true;
-  if (input.checked) replay.speed = Number(input.value);
+  if (input.checked) speed = Number(input.value);
 }
 ui.speeds.addEventListener('change', (event) => {
-  if (event.target instanceof HTMLInputElement) replay.speed = Number(event.target.value);
+  if (!(event.target instanceof HTMLInputElement)) return;
+  speed = Number(event.target.value);
+  replay.speed = speed;
 });
 ui.restart.addEventListener('click', start);
 ui.progress.max = replay.duration;

@@ -355,6 +355,39 @@ describe('the demo page in Chromium', { skip, timeout: 120_000 }, () => {
     expect(shown).to.deep.equal(final);
   });
 
+  it('the write page replays its call to the result, and again after "Restart"', async () => {
+    const recorded = decodeTranscript(
+      readFileSync(join(root, 'examples/transcripts/write-call.jsonl'), 'utf8'),
+    ).map((entry) => entry.event);
+    const call = recorded.find((e) => e.type === 'tool/call');
+    const content = JSON.parse(String(call?.args)) as { file_path: string; content: string };
+    const deltas = recorded.filter((e) => e.type === 'stream/tool-call-delta').length;
+    const { page, errors } = await open('/write.html?speed=16');
+    const shown = async () => {
+      await page.waitForSelector('#stage[data-stage="result"]', { timeout: 30_000 });
+      return page.evaluate(() => ({
+        name: document.querySelector('#tool-name')?.textContent,
+        path: document.querySelector('#tool-path')?.textContent,
+        chars: document.querySelector('#tool-size')?.getAttribute('title'),
+        result: document.querySelector('#tool-result')?.textContent,
+        deltas: document.querySelector('#stat-deltas')?.textContent,
+      }));
+    };
+    const first = await shown();
+    expect(first).to.deep.equal({
+      name: 'write',
+      path: content.file_path,
+      chars: `${content.content.length.toLocaleString('en')} characters`,
+      result: 'Wrote 92160 bytes',
+      deltas: deltas.toLocaleString('en'),
+    });
+    await page.click('#restart');
+    await page.waitForSelector('#stage[data-stage="waiting"], #stage[data-stage="preparing"]');
+    expect(await shown()).to.deep.equal(first);
+    await page.close();
+    expect(errors).to.deep.equal([]);
+  });
+
   it('live mode streams one turn from an OpenAI-compatible endpoint, keeping the key in memory', async () => {
     const requests: { url: string; headers: IncomingHttpHeaders; body: string }[] = [];
     const sse = readFileSync(

@@ -241,18 +241,6 @@ export function fragment(text: string, sizes: readonly number[]): string[] {
   return out;
 }
 
-/** A small deterministic PRNG (mulberry32), for read schedules derived from one seed. */
-export function prng(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** Whether JSON.parse rejects `text` as arguments: it throws, or the result is not an object. */
 export function rejects(text: string): boolean {
   try {

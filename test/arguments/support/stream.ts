@@ -4,8 +4,9 @@
  */
 import { expect } from 'chai';
 import { PartialArguments } from '../../../src/arguments/partial-arguments.js';
+import { prng } from '../../support/prng.js';
 import { absentKeys, keyPool } from './arbitraries.js';
-import { fragment, type Layout, ownValue, prng, sameJson, show, topLevel } from './json-text.js';
+import { fragment, type Layout, ownValue, sameJson, show, topLevel } from './json-text.js';
 import { allQueries, Expectation, looseSame, queryName, type ReadParams, read } from './oracle.js';
 
 export type Pattern =

@@ -14,6 +14,7 @@ import type {
   ToolCallDeltaEvent,
 } from '../../../src/events/types.js';
 import { isDurableEvent, isStreamEvent } from '../../../src/events/types.js';
+import { prng as uniform } from '../../support/prng.js';
 import { blockEnd, call, message, result, settle, textDelta, toolDelta, turn } from './events.js';
 
 /** A deterministic random source (mulberry32). */
@@ -28,14 +29,7 @@ export interface Rng {
 }
 
 export function prng(seed: number): Rng {
-  let a = seed >>> 0;
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const next = uniform(seed);
   const int = (min: number, max: number) => min + Math.floor(next() * (max - min + 1));
   return {
     next,

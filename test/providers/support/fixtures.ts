@@ -9,6 +9,7 @@
 import type { Observable } from 'rxjs';
 import type { CallfoldEvent, MessageBlock } from '../../../src/events/types.js';
 import { runtime } from '../../harness.js';
+import { prng } from '../../support/prng.js';
 
 export type ProviderName =
   | 'openai-chat-completions'
@@ -77,18 +78,6 @@ export function sdkChunks(text: string): unknown[] {
 /** `items` as an SDK-like async iterable: one item per turn of the event loop's microtasks. */
 export async function* asyncIterable<T>(items: Iterable<T>): AsyncGenerator<T> {
   for (const item of items) yield item;
-}
-
-/** mulberry32: a seeded PRNG, so every cut is reproducible from its seed. */
-export function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 /** UTF-8 bytes of `text` cut at random points (1–`max` bytes a piece), so cuts fall inside code points. */
