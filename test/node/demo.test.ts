@@ -9,12 +9,12 @@
  * endpoint (a fake OpenAI-compatible server on 127.0.0.1). Node only.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { pathToFileURL } from 'node:url';
 import { expect } from 'chai';
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
 import { providers, type ReplaySource, replaySteps } from '../../examples/demo/replay-steps.js';
@@ -22,21 +22,7 @@ import { durableRecords, scriptOf, withoutTime } from '../../examples/demo/sessi
 import { decodeTranscript } from '../../src/events/transcript.js';
 import { type CallfoldEvent, isDurableEvent } from '../../src/events/types.js';
 import { categoryOf } from '../../src/groups/categories.js';
-
-/** The repository: the nearest folder above this file whose package.json names callfold. */
-function repositoryRoot(): string {
-  for (
-    let dir = dirname(fileURLToPath(import.meta.url));
-    dir !== dirname(dir);
-    dir = dirname(dir)
-  ) {
-    const manifest = join(dir, 'package.json');
-    if (existsSync(manifest) && JSON.parse(readFileSync(manifest, 'utf8')).name === 'callfold') {
-      return dir;
-    }
-  }
-  throw new Error('demo test: the callfold repository was not found above the test');
-}
+import { repositoryRoot } from './support/repository.js';
 
 const root = repositoryRoot();
 const entries = decodeTranscript(

@@ -6,33 +6,18 @@
  * `'callfold'` rewritten to the compiled `src/index.js` beside this test. Node only.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
 import ts from 'typescript';
+import { repositoryRoot } from './support/repository.js';
 
 type Mode = 'node' | 'deno' | 'typecheck';
 interface Block {
   readonly line: number;
   readonly mode: Mode;
   readonly code: string;
-}
-
-/** The repository: the nearest folder above this file whose package.json names callfold. */
-function repositoryRoot(): string {
-  for (
-    let dir = dirname(fileURLToPath(import.meta.url));
-    dir !== dirname(dir);
-    dir = dirname(dir)
-  ) {
-    const manifest = join(dir, 'package.json');
-    if (existsSync(manifest) && JSON.parse(readFileSync(manifest, 'utf8')).name === 'callfold') {
-      return dir;
-    }
-  }
-  throw new Error('readme test: the callfold repository was not found above the test');
 }
 
 const MARKERS: Record<string, Mode> = {
