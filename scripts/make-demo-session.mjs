@@ -26,7 +26,7 @@
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { prng } from './seeded-random.mjs';
+import { seeded } from './seeded-random.mjs';
 
 const { values: options } = parseArgs({
   options: {
@@ -44,15 +44,7 @@ if (!Number.isInteger(contentBytes) || contentBytes < 8192) {
   throw new Error(`--kib must give a whole number of bytes, at least 8 KiB; got ${options.kib}`);
 }
 
-const random = prng(0xde770);
-const between = (low, high) => low + Math.floor(random() * (high - low + 1));
-const pick = (list) => list[Math.floor(random() * list.length)];
-const id = (prefix, length) => {
-  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
-  let out = prefix;
-  for (let i = 0; i < length; i++) out += pick(alphabet);
-  return out;
-};
+const { random, between, pick, id } = seeded(0xde770);
 
 // ── The large file ──────────────────────────────────────────────────────────────────────
 

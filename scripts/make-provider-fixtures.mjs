@@ -27,7 +27,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { prng } from './seeded-random.mjs';
+import { seeded } from './seeded-random.mjs';
 
 const { values: options } = parseArgs({ options: { kib: { type: 'string', default: '64' } } });
 const contentBytes = Number(options.kib) * 1024;
@@ -36,15 +36,7 @@ if (!Number.isInteger(contentBytes) || contentBytes < 4096) {
 }
 const root = fileURLToPath(new URL('../test/fixtures/', import.meta.url));
 
-let random = prng(0xf17c5);
-const between = (low, high) => low + Math.floor(random() * (high - low + 1));
-const pick = (list) => list[Math.floor(random() * list.length)];
-const id = (prefix, length) => {
-  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
-  let out = prefix;
-  for (let i = 0; i < length; i++) out += pick(alphabet);
-  return out;
-};
+const { between, pick, id, reseed } = seeded(0xf17c5);
 
 // ── The turn ────────────────────────────────────────────────────────────────────────────
 
@@ -198,7 +190,7 @@ const sse = (event, data) =>
 // ── OpenAI Chat Completions ─────────────────────────────────────────────────────────────
 
 function chatCompletions() {
-  random = prng(0xc4a7);
+  reseed(0xc4a7);
   const completion = id('chatcmpl-', 29);
   const created = 1754000000;
   const chunk = (delta, finish = null) =>
@@ -258,7 +250,7 @@ function chatCompletions() {
 // ── OpenAI Responses ────────────────────────────────────────────────────────────────────
 
 function responses() {
-  random = prng(0x7e5b);
+  reseed(0x7e5b);
   const response = id('resp_', 48);
   let sequence = 0;
   const event = (type, fields) => sse(type, { type, sequence_number: sequence++, ...fields });
@@ -408,7 +400,7 @@ function responses() {
 // ── Anthropic Messages ──────────────────────────────────────────────────────────────────
 
 function anthropic() {
-  random = prng(0xa17c);
+  reseed(0xa17c);
   const message = id('msg_01', 22);
   const out = [
     sse('message_start', {
@@ -488,7 +480,7 @@ function anthropic() {
 // ── AI SDK v5 UI message stream ─────────────────────────────────────────────────────────
 
 function aiSdk() {
-  random = prng(0xa15d);
+  reseed(0xa15d);
   const messageId = id('msg-', 24);
   const out = [sse(null, { type: 'start', messageId })];
   const attempts = [];

@@ -14,7 +14,7 @@
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { prng } from './seeded-random.mjs';
+import { seeded } from './seeded-random.mjs';
 
 const { values: options } = parseArgs({
   options: {
@@ -30,9 +30,7 @@ if (!Number.isInteger(contentBytes) || contentBytes < 4096) {
   throw new Error(`--kib must give a whole number of bytes, at least 4 KiB; got ${options.kib}`);
 }
 
-const random = prng(0xca11f01d);
-const pick = (list) => list[Math.floor(random() * list.length)];
-const between = (low, high) => low + Math.floor(random() * (high - low + 1));
+const { random, pick, between } = seeded(0xca11f01d);
 
 const greetings = [
   ['en', 'Hello', 'Good day'],

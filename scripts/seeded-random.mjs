@@ -10,3 +10,26 @@ export function prng(seed) {
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
 }
+
+/**
+ * A seeded source with the helpers the generators share: `random()` in [0, 1), `between`
+ * (inclusive integers), `pick` (one element of a list), `id` (a prefix and `length`
+ * alphanumerics). `reseed` restarts the sequence from another seed, so a generator can give
+ * each part its own seed and stay byte-identical when another part changes.
+ */
+export function seeded(seed) {
+  let next = prng(seed);
+  const random = () => next();
+  const between = (low, high) => low + Math.floor(random() * (high - low + 1));
+  const pick = (list) => list[Math.floor(random() * list.length)];
+  const id = (prefix, length) => {
+    const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+    let out = prefix;
+    for (let i = 0; i < length; i++) out += pick(alphabet);
+    return out;
+  };
+  const reseed = (other) => {
+    next = prng(other);
+  };
+  return { random, between, pick, id, reseed };
+}
