@@ -2,43 +2,18 @@
 import { Assembler } from '../../src/assembler/assembler.js';
 import type { AssistantNode } from '../../src/definitions/assistant-definition.js';
 import type { ToolNode } from '../../src/definitions/tool-definition.js';
-import type {
-  CallfoldEvent,
-  TextDeltaEvent,
-  ToolCallDeltaEvent,
-  ToolCallEvent,
-  ToolResultEvent,
-} from '../../src/events/types.js';
+import type { CallfoldEvent } from '../../src/events/types.js';
 import type { Conversation, GroupNode } from '../../src/groups/builder.js';
 
-export function toolDelta(
-  attemptId: string,
-  block: number,
-  callId: string,
-  args: string,
-  name?: string,
-): ToolCallDeltaEvent {
-  const event: ToolCallDeltaEvent = {
-    type: 'stream/tool-call-delta',
-    attemptId,
-    block,
-    callId,
-    args,
-  };
-  return name === undefined ? event : { ...event, name };
-}
+import { groups as groupsOf, toolDelta } from '../assembler/support/events.js';
 
-export function textDelta(attemptId: string, block: number, text: string): TextDeltaEvent {
-  return { type: 'stream/text-delta', attemptId, block, text };
-}
-
-export function toolCall(seq: number, callId: string, name: string, args: string): ToolCallEvent {
-  return { type: 'tool/call', seq, callId, name, args };
-}
-
-export function toolResult(seq: number, callId: string, output: unknown): ToolResultEvent {
-  return { type: 'tool/result', seq, callId, output };
-}
+// The event builders are the Assembler tests' own, under the names these tests read best with.
+export {
+  call as toolCall,
+  result as toolResult,
+  textDelta,
+} from '../assembler/support/events.js';
+export { groupsOf, toolDelta };
 
 /**
  * One streamed tool call: `parts` are its argument fragments, the first delta carrying the
@@ -56,10 +31,6 @@ export function streamedCall(
     toolDelta(attemptId, block, callId, first, name),
     ...rest.map((part) => toolDelta(attemptId, block, callId, part)),
   ];
-}
-
-export function groupsOf(conversation: Conversation): GroupNode[] {
-  return conversation.items.filter((item): item is GroupNode => item.kind === 'group');
 }
 
 /** The only group of a publication; fails when there is not exactly one. */
