@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import fc from 'fast-check';
 import { SSEDecoder } from '../../src/events/sse-decoder.js';
 import { describe, it } from '../harness.js';
+import { cutAt } from './arbitraries.js';
 
 /** Messages as `{ event, data }`, the stream's last message kept with `end({ flush: true })`. */
 function decode(pieces: readonly string[]): { event: string; data: string }[] {
@@ -9,19 +10,6 @@ function decode(pieces: readonly string[]): { event: string; data: string }[] {
   const out = pieces.flatMap((piece) => decoder.push(piece));
   out.push(...decoder.end({ flush: true }));
   return out.map(({ event, data }) => ({ event, data }));
-}
-
-/** `text` cut at the given points. */
-function cut(text: string, points: readonly number[]): string[] {
-  const at = [...new Set(points.map((p) => p % (text.length + 1)))].sort((a, b) => a - b);
-  const pieces: string[] = [];
-  let start = 0;
-  for (const point of at) {
-    pieces.push(text.slice(start, point));
-    start = point;
-  }
-  pieces.push(text.slice(start));
-  return pieces;
 }
 
 const sample =
@@ -42,7 +30,7 @@ describe('SSEDecoder with end({ flush: true })', () => {
     const whole = decode([sample]);
     fc.assert(
       fc.property(fc.array(fc.nat(), { maxLength: 20 }), (points) => {
-        expect(decode(cut(sample, points))).to.deep.equal(whole);
+        expect(decode(cutAt(sample, points))).to.deep.equal(whole);
       }),
     );
     expect(decode(['data: a\r', '\ndata: b\r', '\r', '\n'])).to.deep.equal([
@@ -52,7 +40,7 @@ describe('SSEDecoder with end({ flush: true })', () => {
 
   it('joins a long line that arrives in many pieces', () => {
     const data = 'x'.repeat(300_000);
-    const pieces = cut(
+    const pieces = cutAt(
       `data: ${data}\n\n`,
       Array.from({ length: 300 }, (_, i) => i * 1000 + 3),
     );

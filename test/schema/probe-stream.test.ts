@@ -5,22 +5,8 @@ import { anthropicWire } from '../../src/schema/probe/anthropic-wire.js';
 import { FirstKeyScanner } from '../../src/schema/probe/first-key.js';
 import { openAIWire } from '../../src/schema/probe/openai-wire.js';
 import { type Observation, StreamError, type Wire } from '../../src/schema/probe/wire.js';
+import { cutAt } from '../events/arbitraries.js';
 import { describe, it } from '../harness.js';
-
-/** `text` cut at the given offsets (deduplicated, sorted, clamped). */
-function cut(text: string, offsets: readonly number[]): string[] {
-  const points = [...new Set(offsets.map((offset) => offset % (text.length + 1)))].sort(
-    (a, b) => a - b,
-  );
-  const pieces: string[] = [];
-  let start = 0;
-  for (const point of points) {
-    pieces.push(text.slice(start, point));
-    start = point;
-  }
-  pieces.push(text.slice(start));
-  return pieces;
-}
 
 function scan(pieces: readonly string[]): string | null | undefined {
   const scanner = new FirstKeyScanner();
@@ -39,7 +25,7 @@ describe('FirstKeyScanner', () => {
         (object, indent, offsets) => {
           const text = JSON.stringify(object, null, indent);
           // JSON.stringify writes keys in Object.keys order: the oracle for the textual first key.
-          expect(scan(cut(text, offsets))).to.equal(Object.keys(object)[0] ?? null);
+          expect(scan(cutAt(text, offsets))).to.equal(Object.keys(object)[0] ?? null);
         },
       ),
     );
