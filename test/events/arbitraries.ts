@@ -145,6 +145,7 @@ export function split(text: string, points: readonly number[]): string[] {
 
 /** `text` cut at any offsets: wrapped into its length, deduplicated and sorted, then `split`. */
 export function cutAt(text: string, offsets: readonly number[]): string[] {
-  const points = [...new Set(offsets.map((offset) => offset % (text.length + 1)))];
-  return split(text, points.sort((a, b) => a - b));
+  const points = new Set(offsets.map((offset) => offset % (text.length + 1)));
+  const sorted = [...points].sort((a, b) => a - b);
+  return split(text, sorted);
 }
