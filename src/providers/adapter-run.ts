@@ -1,4 +1,6 @@
 import { Observable } from 'rxjs';
+import { describeValue } from '../events/describe-value.js';
+import { jsonText } from '../events/json-text.js';
 import type { CallfoldEvent } from '../events/types.js';
 import { Attempt, type Dispatch } from './attempt.js';
 import { DONE, type ProviderSource, pumpChunks } from './provider-source.js';
@@ -62,14 +64,26 @@ export interface AdapterOptions {
   readonly onMalformed?: (error: ProviderStreamError) => void;
 }
 
-/** The default `onMalformed`: one line on the console. */
+/**
+ * The default `onMalformed`: one line on the console. It never throws: a payload that
+ * cannot be written as JSON (cyclic, a BigInt) is described instead, and any depth is
+ * written without recursion.
+ */
 export function warnMalformed(error: ProviderStreamError): void {
-  const payload = typeof error.payload === 'string' ? error.payload : JSON.stringify(error.payload);
+  const payload = typeof error.payload === 'string' ? error.payload : previewText(error.payload);
   const preview =
     payload === undefined ? '' : `: ${payload.length > 80 ? `${payload.slice(0, 80)}…` : payload}`;
   console.warn(
     `callfold: ${error.provider}: skipped a malformed chunk (${error.message})${preview.replace(/\s+/g, ' ')}`,
   );
+}
+
+function previewText(payload: unknown): string | undefined {
+  try {
+    return jsonText(payload);
+  } catch {
+    return describeValue(payload);
+  }
 }
 
 /**
@@ -82,14 +96,37 @@ export class AdapterRun {
   messageId: string | undefined;
   readonly #options: AdapterOptions;
   readonly #emit: (event: CallfoldEvent) => void;
+  readonly #provider: string;
+  readonly #malformed: (error: ProviderStreamError) => void;
   #attempt: Attempt | undefined;
   #attempts = 0;
   #ended = false;
 
-  constructor(options: AdapterOptions, emit: (event: CallfoldEvent) => void) {
+  constructor(options: AdapterOptions, emit: (event: CallfoldEvent) => void, provider = 'adapter') {
     this.session = options.session ?? new Session();
     this.#options = options;
     this.#emit = emit;
+    this.#provider = provider;
+    this.#malformed = options.onMalformed ?? warnMalformed;
+  }
+
+  /**
+   * `value` as JSON text (any depth), or undefined after reporting it to `onMalformed` when
+   * it cannot be written (cyclic, a BigInt, a throwing getter): one call's bad input must not
+   * fail the response its other calls belong to.
+   */
+  json(value: unknown, what: string): string | undefined {
+    try {
+      return jsonText(value);
+    } catch (cause) {
+      const reason = cause instanceof Error ? cause.message : String(cause);
+      this.#malformed(
+        new ProviderStreamError(this.#provider, `${what} cannot be written as JSON: ${reason}`, {
+          cause,
+        }),
+      );
+      return undefined;
+    }
   }
 
   /** Emits an event of the run that belongs to no attempt (an AI SDK tool result). */
@@ -167,7 +204,7 @@ export function adapt(
   folder: (run: AdapterRun) => (chunk: unknown) => void,
 ): Observable<CallfoldEvent> {
   return new Observable<CallfoldEvent>((subscriber) => {
-    const run = new AdapterRun(options, (event) => subscriber.next(event));
+    const run = new AdapterRun(options, (event) => subscriber.next(event), provider);
     const fold = folder(run);
     const onMalformed = options.onMalformed ?? warnMalformed;
     const pump = pumpChunks(

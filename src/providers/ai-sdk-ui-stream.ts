@@ -1,4 +1,5 @@
 import type { Observable } from 'rxjs';
+import { jsonText } from '../events/json-text.js';
 import type { CallfoldEvent } from '../events/types.js';
 import { type AdapterOptions, type AdapterRun, adapt } from './adapter-run.js';
 import { DONE, type ProviderSource } from './provider-source.js';
@@ -74,7 +75,7 @@ function uiStreamFolder(run: AdapterRun, options: AdapterOptions): (chunk: unkno
     const attempt = run.attempt();
     const key = `c:${chunk.toolCallId}`;
     if (!attempt.named(key)) attempt.tool(key, { id: chunk.toolCallId, name: chunk.toolName });
-    attempt.end(key, inputText(attempt.argsText(key) ?? '', chunk.input));
+    attempt.end(key, inputText(run, attempt.argsText(key) ?? '', chunk.input));
   };
 
   return (chunk) => {
@@ -157,14 +158,17 @@ function uiStreamFolder(run: AdapterRun, options: AdapterOptions): (chunk: unkno
   };
 }
 
-/** The authoritative argument text: the streamed text when it parses to `input`, else `input` as JSON. */
-function inputText(streamed: string, input: unknown): string {
+/**
+ * The authoritative argument text: the streamed text when it parses to `input`, else `input`
+ * as JSON; the streamed text when `input` cannot be written as JSON (reported as malformed).
+ */
+function inputText(run: AdapterRun, streamed: string, input: unknown): string {
   if (typeof input === 'string') return input;
   if (input === undefined) return streamed;
-  const json = JSON.stringify(input);
-  if (streamed === json) return streamed;
+  const json = run.json(input, 'tool input');
+  if (json === undefined || streamed === json) return streamed;
   try {
-    if (JSON.stringify(JSON.parse(streamed)) === json) return streamed;
+    if (jsonText(JSON.parse(streamed)) === json) return streamed;
   } catch {
     // The streamed text is not JSON: the parsed input wins.
   }

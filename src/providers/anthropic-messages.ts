@@ -61,7 +61,8 @@ function anthropicFolder(run: AdapterRun): (chunk: unknown) => void {
         if (block?.type === 'tool_use') {
           attempt.tool(key, { id: block.id, name: block.name });
           if (isRecord(block.input) && Object.keys(block.input).length > 0) {
-            inputs.set(key, JSON.stringify(block.input));
+            const input = run.json(block.input, 'tool_use input');
+            if (input !== undefined) inputs.set(key, input);
           }
         } else if (block?.type === 'text') {
           attempt.open(key, 'text');

@@ -171,14 +171,14 @@ class ChunkDecoder {
       this.#flush();
       // A last message without its blank line is kept; if its data is not JSON the body
       // was cut inside it, and #flush drops it.
-      this.#messages.push(...this.#sse.end({ flush: true }));
+      append(this.#messages, this.#sse.end({ flush: true }));
       this.#flush(true);
     }
   }
 
   #sseText(text: string): void {
     this.#sse ??= new SSEDecoder();
-    this.#messages.push(...this.#sse.push(text));
+    append(this.#messages, this.#sse.push(text));
     this.#flush();
   }
 
@@ -208,6 +208,14 @@ class ChunkDecoder {
       this.#onChunk(chunk);
     }
   }
+}
+
+/**
+ * Appends without spreading: one item of SSE text can complete hundreds of thousands of
+ * messages, more arguments than a call may take.
+ */
+function append<T>(to: T[], items: readonly T[]): void {
+  for (const item of items) to.push(item);
 }
 
 function isObject(value: unknown): value is Record<PropertyKey, unknown> {

@@ -29,15 +29,20 @@ export class ProviderStreamError extends Error {
   }
 }
 
-/** The `message` of a provider error payload such as `{ error: { type, message } }`. */
+/**
+ * The `message` of a provider error payload such as `{ error: { type, message } }`, looked
+ * for through at most 8 nested `error` members (a payload is untrusted: no recursion).
+ */
 export function errorMessage(payload: unknown, fallback: string): string {
-  if (typeof payload === 'string' && payload !== '') return payload;
-  if (typeof payload !== 'object' || payload === null) return fallback;
-  const record = payload as Record<string, unknown>;
-  if (typeof record.message === 'string' && record.message !== '') return record.message;
-  if (typeof record.errorText === 'string' && record.errorText !== '') return record.errorText;
-  if (record.error !== undefined && record.error !== payload) {
-    return errorMessage(record.error, fallback);
+  let current = payload;
+  for (let depth = 0; depth < 8; depth++) {
+    if (typeof current === 'string' && current !== '') return current;
+    if (typeof current !== 'object' || current === null) return fallback;
+    const record = current as Record<string, unknown>;
+    if (typeof record.message === 'string' && record.message !== '') return record.message;
+    if (typeof record.errorText === 'string' && record.errorText !== '') return record.errorText;
+    if (record.error === undefined || record.error === current) return fallback;
+    current = record.error;
   }
   return fallback;
 }
