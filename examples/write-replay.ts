@@ -140,6 +140,8 @@ function receive(event: CallfoldEvent): void {
       log(`attempt ${event.attemptId} settled`);
       return;
     case 'stream/text-delta':
+    case 'tool/approval-request':
+    case 'tool/approval':
     case 'turn/start':
     case 'turn/end':
     case 'assistant/message':

@@ -99,6 +99,8 @@ export function scriptOf(entries: readonly TranscriptEntry[]): Script {
         break;
       }
       case 'tool/result':
+      case 'tool/approval-request':
+      case 'tool/approval':
       case 'turn/start':
       case 'turn/end':
         items.push({ kind: 'host', at, event });

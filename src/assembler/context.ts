@@ -58,7 +58,7 @@ export class Context<State = unknown, Node = unknown> {
     if (this.state !== undefined) {
       this.state = this.definition.update(this.state, match, at);
     } else if (match.role === 'start') {
-      this.state = this.definition.start(match, at);
+      this.state = this.definition.start(match, at, this.key);
       this.opened = match.location;
     }
   }

@@ -9,7 +9,8 @@ import type { Emit, Match } from './match.js';
  * - `match` reads only the event it is given (no Context lookup) and reports each Context it
  *   belongs to, and in which role, by calling `emit(key, role)`; calling nothing means no
  *   match. (It runs for every streamed delta, so reporting allocates nothing.)
- * - `start` creates State from the earliest start Match of a Context; `update` folds every
+ * - `start` creates State from the earliest start Match of a Context (`key` is the
+ *   Context's, since one event may open several); `update` folds every
  *   later Match into it (it may mutate and return the same State). `at` is when the event
  *   happened, in ms since the Unix epoch: a durable event's own `at`, else when the
  *   Assembler received it; a replay hands the same times again.
@@ -21,7 +22,7 @@ export interface Definition<State = unknown, Node = unknown> {
   /** Names the Definition in error reports. */
   readonly name: string;
   match(event: CallfoldEvent, emit: Emit): void;
-  start(match: Match, at: number): State;
+  start(match: Match, at: number, key: string): State;
   update(state: State, match: Match, at: number): State;
   build(state: State, previous: Node | undefined): Node | undefined;
 }

@@ -1,7 +1,15 @@
 import { PartialArguments } from '../arguments/partial-arguments.js';
 import type { Definition } from '../assembler/definition.js';
 import type { Match } from '../assembler/match.js';
-import type { CallfoldEvent } from '../events/types.js';
+import type {
+  CallfoldEvent,
+  MessageBlock,
+  StopReason,
+  ToolExecutor,
+  ToolInput,
+  ToolUseBlock,
+} from '../events/types.js';
+import { encodeInput, encodeInputFragment, inputOpening } from './free-form-input.js';
 
 /** A tool call's stage: `preparing` while the model writes it, `start` once dispatched, `result` once answered. */
 export type ToolStage = 'preparing' | 'start' | 'result';
@@ -29,6 +37,30 @@ export interface ToolNode {
   readonly startedAt?: number;
   /** When its first argument character arrived. */
   readonly firstTokenAt?: number;
+  /**
+   * `'text'`: free-form input (an OpenAI custom tool). `argsRaw` and `call.argsRaw` are the
+   * raw text; `args` reads it as one string field, `input`.
+   */
+  readonly input?: ToolInput;
+  /** `'provider'`: the provider ran the call (a server or hosted tool); the host runs nothing. */
+  readonly executor?: ToolExecutor;
+  /** The provider's own id for the call, when `callId` had to differ from it. */
+  readonly providerCallId?: string;
+  /**
+   * The response was cut inside this call (its settled message marked the block
+   * `incomplete`): the node stays `preparing` with closed `args`, never dispatched, no result.
+   */
+  readonly incomplete?: boolean;
+  /** Why the response that cut this call ended (`'length'`, `'content-filter'`, …); only with `incomplete`. */
+  readonly stopReason?: StopReason;
+  /** Human approval: absent or null when none was asked for. */
+  readonly approval?: ToolApproval | null;
+}
+
+/** A call's approval: requested (the host must not run it yet), approved, or denied (never run). */
+export interface ToolApproval {
+  readonly state: 'requested' | 'approved' | 'denied';
+  readonly reason?: string;
 }
 
 interface ToolState {
@@ -43,27 +75,56 @@ interface ToolState {
   result: ToolNode['result'];
   startedAt: number;
   firstTokenAt: number | undefined;
+  input: ToolInput | undefined;
+  /** The streamed reader holds encoded free-form text (see free-form-input.ts). */
+  textReader: boolean;
+  executor: ToolExecutor | undefined;
+  providerCallId: string | undefined;
+  incomplete: boolean;
+  stopReason: StopReason | undefined;
+  approval: ToolApproval | null;
 }
 
 function stageOf(state: ToolState): ToolStage {
   return state.result ? 'result' : state.call ? 'start' : 'preparing';
 }
 
-function foldDelta(state: ToolState, at: number, name: string | undefined, args: string): void {
+function foldDelta(state: ToolState, at: number, event: ToolCallDelta): void {
   if (state.sealed) return;
+  const { args } = event;
   if (args.length > 0) state.firstTokenAt ??= at;
+  state.executor ??= event.executor;
+  state.providerCallId ??= event.providerCallId;
   if (state.args) {
-    state.args.append(args);
-  } else if (name !== undefined) {
-    state.name = name;
+    state.args.append(state.textReader ? encodeInputFragment(args) : args);
+  } else if (event.name !== undefined) {
+    state.name = event.name;
+    state.input = event.input;
+    state.textReader = event.input === 'text';
     state.args = PartialArguments.streaming();
-    state.args.append(args);
+    if (state.textReader) state.args.append(inputOpening + encodeInputFragment(args));
+    else state.args.append(args);
   }
 }
 
-/** Seals the streamed reader with the authoritative text, or opens a fresh view on conflict. */
-function reconcile(state: ToolState, args: string | Record<string, unknown>): void {
-  if (typeof args === 'string') {
+type ToolCallDelta = Extract<CallfoldEvent, { type: 'stream/tool-call-delta' }>;
+
+/**
+ * Seals the streamed reader with the authoritative text, or opens a fresh view on conflict.
+ * Free-form text is sealed in its encoded form, which the streamed reader continues when its
+ * fragments were the same text.
+ */
+function reconcile(
+  state: ToolState,
+  args: string | Record<string, unknown>,
+  input: ToolInput | undefined,
+): void {
+  state.input = input;
+  if (typeof args === 'string' && input === 'text') {
+    const encoded = PartialArguments.fromText(encodeInput(args));
+    state.args = state.args?.absorb(encoded) ? state.args : encoded;
+    state.argsRaw = args;
+  } else if (typeof args === 'string') {
     state.args = state.args ? state.args.seal(args) : PartialArguments.fromText(args);
     state.argsRaw = args;
   } else {
@@ -77,24 +138,64 @@ function fold(state: ToolState, match: Match, at: number): ToolState {
   const { event } = match;
   switch (event.type) {
     case 'stream/tool-call-delta':
-      foldDelta(state, at, event.name, event.args);
+      foldDelta(state, at, event);
       break;
     case 'stream/block-end':
-      if (!state.sealed && state.name !== undefined) reconcile(state, event.text);
+      if (!state.sealed && state.name !== undefined) {
+        reconcile(state, event.text, event.input ?? state.input);
+      }
       break;
     case 'tool/call':
       state.name = event.name;
-      reconcile(state, event.args);
+      state.executor = event.executor ?? state.executor;
+      state.providerCallId = event.providerCallId ?? state.providerCallId;
+      reconcile(state, event.args, event.input);
       state.call = Object.freeze({ name: event.name, argsRaw: state.argsRaw as string });
       break;
     case 'tool/result':
       // A repeated result replaces the earlier one: the later record wins.
       state.result = Object.freeze({ output: event.output, isError: event.isError === true });
+      state.executor ??= event.executor;
+      break;
+    case 'assistant/message': {
+      const block = cutBlock(event.blocks, state.callId);
+      if (!block) break;
+      state.incomplete = true;
+      state.stopReason = event.stopReason;
+      state.executor ??= block.executor;
+      state.providerCallId ??= block.providerCallId;
+      // A dispatched call's own record is authoritative; a cut one has only the block.
+      if (!state.call) {
+        state.name = block.name;
+        reconcile(state, block.argsText, block.input);
+      }
+      break;
+    }
+    case 'tool/approval-request':
+      state.approval = requested;
+      break;
+    case 'tool/approval':
+      state.approval = Object.freeze({
+        state: event.approved ? 'approved' : 'denied',
+        ...(event.reason === undefined ? {} : { reason: event.reason }),
+      });
       break;
     default:
       break;
   }
   return state;
+}
+
+const requested: ToolApproval = Object.freeze({ state: 'requested' });
+
+/** The tool-use block of `callId` that its response was cut inside, if any. */
+function cutBlock(blocks: readonly MessageBlock[], callId: string): ToolUseBlock | undefined {
+  for (const block of blocks) {
+    if (block.type === 'tool-use' && block.incomplete === true && block.callId === callId) {
+      return block;
+    }
+  }
+  return undefined;
 }
 
 /**
@@ -123,6 +224,15 @@ function keepPublished(state: ToolState, previous: ToolNode): void {
   ) {
     state.result = result;
   }
+  const { approval } = previous;
+  if (
+    approval &&
+    state.approval &&
+    approval.state === state.approval.state &&
+    approval.reason === state.approval.reason
+  ) {
+    state.approval = approval;
+  }
   // Times come from the earliest evidence seen, live or durable.
   if (previous.startedAt !== undefined)
     state.startedAt = Math.min(state.startedAt, previous.startedAt);
@@ -134,6 +244,8 @@ function keyOf(event: CallfoldEvent): string | undefined {
     case 'stream/tool-call-delta':
     case 'tool/call':
     case 'tool/result':
+    case 'tool/approval-request':
+    case 'tool/approval':
       return event.callId;
     case 'stream/block-end':
       return event.callId;
@@ -162,13 +274,20 @@ export const toolDefinition: Definition<ToolState, ToolNode> = {
   name: 'tool',
 
   match(event, emit) {
+    if (event.type === 'assistant/message') {
+      // Only a cut call's block: every other call is known from its deltas or its tool/call.
+      for (const block of event.blocks) {
+        if (block.type === 'tool-use' && block.incomplete === true) emit(block.callId, 'start');
+      }
+      return;
+    }
     const key = keyOf(event);
     if (key !== undefined) emit(key, event.type === 'stream/block-end' ? 'update' : 'start');
   },
 
-  start(match, at) {
+  start(match, at, key) {
     const state: ToolState = {
-      callId: keyOf(match.event) as string,
+      callId: key,
       name: undefined,
       args: null,
       argsRaw: null,
@@ -177,6 +296,13 @@ export const toolDefinition: Definition<ToolState, ToolNode> = {
       result: null,
       startedAt: at,
       firstTokenAt: undefined,
+      input: undefined,
+      textReader: false,
+      executor: undefined,
+      providerCallId: undefined,
+      incomplete: false,
+      stopReason: undefined,
+      approval: null,
     };
     return fold(state, match, at);
   },
@@ -198,7 +324,13 @@ export const toolDefinition: Definition<ToolState, ToolNode> = {
       previous.name === name &&
       previous.call === state.call &&
       previous.result === state.result &&
-      previous.argsRaw === state.argsRaw
+      previous.argsRaw === state.argsRaw &&
+      previous.input === state.input &&
+      previous.executor === state.executor &&
+      previous.providerCallId === state.providerCallId &&
+      (previous.incomplete ?? false) === state.incomplete &&
+      previous.stopReason === (state.incomplete ? state.stopReason : undefined) &&
+      (previous.approval ?? null) === state.approval
     ) {
       return previous;
     }
@@ -213,6 +345,14 @@ export const toolDefinition: Definition<ToolState, ToolNode> = {
       result: state.result,
       startedAt: state.startedAt,
       ...(state.firstTokenAt === undefined ? {} : { firstTokenAt: state.firstTokenAt }),
+      ...(state.input === undefined ? {} : { input: state.input }),
+      ...(state.executor === undefined ? {} : { executor: state.executor }),
+      ...(state.providerCallId === undefined ? {} : { providerCallId: state.providerCallId }),
+      ...(state.incomplete ? { incomplete: true } : {}),
+      ...(state.incomplete && state.stopReason !== undefined
+        ? { stopReason: state.stopReason }
+        : {}),
+      ...(state.approval ? { approval: state.approval } : {}),
     };
     return Object.freeze(node);
   },

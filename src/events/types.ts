@@ -32,7 +32,42 @@ export type AssistantMessageEvent = Durable & {
   messageId: string;
   attemptId: string;
   blocks: MessageBlock[];
+  /**
+   * Why the response ended, when the producer knows: `'length'` (token limit) or
+   * `'content-filter'` mark a response cut short, whose last tool-use block may be
+   * `incomplete`. Absent in transcripts written before it existed.
+   */
+  stopReason?: StopReason;
 };
+
+/**
+ * Why a response ended: `'end'` (the model finished), `'tool-calls'` (it stopped to let its
+ * calls run), `'length'` (the token limit), `'content-filter'`, `'pause'` (the provider paused
+ * a long turn, e.g. Anthropic `pause_turn`), `'error'`, or the provider's own word when it
+ * fits none of these.
+ */
+export type StopReason =
+  | 'end'
+  | 'tool-calls'
+  | 'length'
+  | 'content-filter'
+  | 'pause'
+  | 'error'
+  | (string & {});
+
+/**
+ * How a call's input is written. Absent: JSON object text (the arguments of a function
+ * tool). `'text'`: free-form text (an OpenAI custom tool, e.g. a grammar-constrained patch),
+ * which the node's reader shows as one string field, `input`.
+ */
+export type ToolInput = 'text';
+
+/**
+ * Who runs the call. Absent: the host. `'provider'`: the provider ran it (Anthropic server
+ * tools, OpenAI Responses hosted tools); its `tool/call` and `tool/result` come from the
+ * adapter as soon as the provider reports them, and the host runs nothing.
+ */
+export type ToolExecutor = 'provider';
 
 /**
  * A tool call was dispatched. Durable; moves the call's node to the `start` stage.
@@ -45,6 +80,12 @@ export type ToolCallEvent = Durable & {
   callId: string;
   name: string;
   args: string | Record<string, unknown>;
+  /** `'text'`: `args` is free-form text, not JSON (always a string then). */
+  input?: ToolInput;
+  /** `'provider'`: the provider ran the call; the host must not. */
+  executor?: ToolExecutor;
+  /** The provider's own id for the call, when `callId` had to differ (a reused id). */
+  providerCallId?: string;
 };
 
 /**
@@ -59,16 +100,62 @@ export type ToolResultEvent = Durable & {
   callId: string;
   output: unknown;
   isError?: boolean;
+  /** `'provider'`: the provider's own result for a call it ran. */
+  executor?: ToolExecutor;
+};
+
+/**
+ * The call `callId` waits for a human's approval before it may run. Durable; it follows the
+ * call's `tool/call` (the arguments are complete). The host must not run the call until a
+ * `tool/approval` with `approved: true`. `approvalId` is the provider's id for the request,
+ * when it has one (the AI SDK's), to answer it with.
+ */
+export type ToolApprovalRequestEvent = Durable & {
+  type: 'tool/approval-request';
+  callId: string;
+  approvalId?: string;
+};
+
+/**
+ * The answer to an approval request. Durable. A denied call (`approved: false`) is never
+ * run and gets no result; `reason` is the human's (or the policy's) explanation.
+ */
+export type ToolApprovalEvent = Durable & {
+  type: 'tool/approval';
+  callId: string;
+  approved: boolean;
+  reason?: string;
+  approvalId?: string;
 };
 
 /** The durable, persisted family: it comes back in history pages. */
-export type SessionEvent = TurnEvent | AssistantMessageEvent | ToolCallEvent | ToolResultEvent;
+export type SessionEvent =
+  | TurnEvent
+  | AssistantMessageEvent
+  | ToolCallEvent
+  | ToolResultEvent
+  | ToolApprovalRequestEvent
+  | ToolApprovalEvent;
 
 /** A block of visible text or of reasoning in a settled assistant message. */
 export type TextBlock = { type: 'text' | 'reasoning'; text: string };
 
-/** A tool-use block in a settled assistant message: the call's identity and full argument text. */
-export type ToolUseBlock = { type: 'tool-use'; callId: string; name: string; argsText: string };
+/**
+ * A tool-use block in a settled assistant message: the call's identity and full argument
+ * text (free-form text when `input: 'text'`). `incomplete: true` marks the block the response
+ * was cut inside (see `AssistantMessageEvent.stopReason`): that call is never dispatched, and
+ * its node stays `preparing` with closed arguments.
+ */
+export type ToolUseBlock = {
+  type: 'tool-use';
+  callId: string;
+  name: string;
+  argsText: string;
+  input?: ToolInput;
+  executor?: ToolExecutor;
+  providerCallId?: string;
+  incomplete?: boolean;
+};
 
 /** One block of an `assistant/message`, in the order the model produced them. */
 export type MessageBlock = TextBlock | ToolUseBlock;
@@ -102,6 +189,11 @@ export type ToolCallDeltaEvent = {
   callId: string;
   name?: string;
   args: string;
+  /** `'text'`: the fragments are free-form text, not JSON. Given from the delta that names the tool on. */
+  input?: ToolInput;
+  executor?: ToolExecutor;
+  /** The provider's own id, when `callId` had to differ from it. */
+  providerCallId?: string;
 };
 
 /**
@@ -116,6 +208,8 @@ export type BlockEndEvent = {
   block: number;
   callId?: string;
   text: string;
+  /** `'text'`: `text` is the call's free-form input, not JSON. */
+  input?: ToolInput;
 };
 
 /**
@@ -146,6 +240,8 @@ const family = {
   'assistant/message': 'durable',
   'tool/call': 'durable',
   'tool/result': 'durable',
+  'tool/approval-request': 'durable',
+  'tool/approval': 'durable',
   'stream/text-delta': 'stream',
   'stream/tool-call-delta': 'stream',
   'stream/block-end': 'stream',

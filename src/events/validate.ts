@@ -36,7 +36,10 @@ export class EventError extends Error {
  *    iframe, counts as a class instance). Its content is not inspected.
  * 6. `tool/result.output` may be any value, absent included (it reads as `undefined`); it
  *    is not inspected, since outputs are opaque and may be large.
- * 7. The value is returned as is: never copied, never mutated. A getter that throws or an
+ * 7. The real-world call shapes are optional: `input` is `'text'` (then `tool/call.args`
+ *    must be a string), `executor` is `'provider'`, `providerCallId`, `approvalId` and
+ *    `stopReason` are non-empty strings, `incomplete` and `approved` are booleans.
+ * 8. The value is returned as is: never copied, never mutated. A getter that throws or an
  *    exotic object (a revoked Proxy) is reported as an `EventError`, never as a crash.
  */
 export function parseEvent(value: unknown): CallfoldEvent {
@@ -81,6 +84,8 @@ const argsValue: Rule = {
   expected: 'a string or a plain object',
 };
 const anything: Rule = { test: (v) => v !== unreadable, expected: 'readable' };
+const textInput: Rule = { test: (v) => v === 'text', expected: '"text"' };
+const providerExecutor: Rule = { test: (v) => v === 'provider', expected: '"provider"' };
 
 type Fields = (record: object, label: string) => Problem | undefined;
 
@@ -92,17 +97,30 @@ const variants: { readonly [K in CallfoldEventType]: Fields } = {
     durable(r, l) ??
     need(r, 'messageId', nonEmptyString, l) ??
     need(r, 'attemptId', nonEmptyString, l) ??
-    blocks(own(r, 'blocks'), l),
+    blocks(own(r, 'blocks'), l) ??
+    allow(r, 'stopReason', nonEmptyString, l),
   'tool/call': (r, l) =>
     durable(r, l) ??
     need(r, 'callId', nonEmptyString, l) ??
     need(r, 'name', nonEmptyString, l) ??
-    need(r, 'args', argsValue, l),
+    callShape(r, l) ??
+    need(r, 'args', own(r, 'input') === missing ? argsValue : string, l),
   'tool/result': (r, l) =>
     durable(r, l) ??
     need(r, 'callId', nonEmptyString, l) ??
     allow(r, 'output', anything, l) ??
-    allow(r, 'isError', boolean, l),
+    allow(r, 'isError', boolean, l) ??
+    allow(r, 'executor', providerExecutor, l),
+  'tool/approval-request': (r, l) =>
+    durable(r, l) ??
+    need(r, 'callId', nonEmptyString, l) ??
+    allow(r, 'approvalId', nonEmptyString, l),
+  'tool/approval': (r, l) =>
+    durable(r, l) ??
+    need(r, 'callId', nonEmptyString, l) ??
+    need(r, 'approved', boolean, l) ??
+    allow(r, 'reason', string, l) ??
+    allow(r, 'approvalId', nonEmptyString, l),
   'stream/text-delta': (r, l) =>
     need(r, 'attemptId', nonEmptyString, l) ??
     need(r, 'block', index, l) ??
@@ -113,12 +131,14 @@ const variants: { readonly [K in CallfoldEventType]: Fields } = {
     need(r, 'block', index, l) ??
     need(r, 'callId', nonEmptyString, l) ??
     allow(r, 'name', nonEmptyString, l) ??
-    need(r, 'args', string, l),
+    need(r, 'args', string, l) ??
+    callShape(r, l),
   'stream/block-end': (r, l) =>
     need(r, 'attemptId', nonEmptyString, l) ??
     need(r, 'block', index, l) ??
     allow(r, 'callId', nonEmptyString, l) ??
-    need(r, 'text', string, l),
+    need(r, 'text', string, l) ??
+    allow(r, 'input', textInput, l),
   'stream/settle': (r, l) => need(r, 'attemptId', nonEmptyString, l),
 };
 
@@ -174,7 +194,10 @@ function isWellFormedDeltaRecord(v: unknown): boolean {
       isId(r.callId) &&
       hasOwn(r, 'args') &&
       typeof r.args === 'string' &&
-      (!hasOwn(r, 'name') || isId(r.name))
+      (!hasOwn(r, 'name') || isId(r.name)) &&
+      (!hasOwn(r, 'input') || r.input === 'text') &&
+      (!hasOwn(r, 'executor') || r.executor === 'provider') &&
+      (!hasOwn(r, 'providerCallId') || isId(r.providerCallId))
     );
   }
   if (r.type === 'stream/text-delta') {
@@ -185,6 +208,15 @@ function isWellFormedDeltaRecord(v: unknown): boolean {
     );
   }
   return false;
+}
+
+/** The optional fields of a call's real-world shape (DESIGN.md, "Real-world call shapes"). */
+function callShape(record: object, label: string, prefix = ''): Problem | undefined {
+  return (
+    allow(record, 'input', textInput, label, prefix) ??
+    allow(record, 'executor', providerExecutor, label, prefix) ??
+    allow(record, 'providerCallId', nonEmptyString, label, prefix)
+  );
 }
 
 function durable(record: object, label: string): Problem | undefined {
@@ -211,7 +243,9 @@ function block(value: unknown, label: string, path: string): Problem | undefined
     return (
       need(value, 'callId', nonEmptyString, label, prefix) ??
       need(value, 'name', nonEmptyString, label, prefix) ??
-      need(value, 'argsText', string, label, prefix)
+      need(value, 'argsText', string, label, prefix) ??
+      callShape(value, label, prefix) ??
+      allow(value, 'incomplete', boolean, label, prefix)
     );
   }
   return mismatch(label, `${prefix}type`, '"text", "reasoning" or "tool-use"', type);

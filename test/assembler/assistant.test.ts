@@ -65,8 +65,8 @@ function checkingArgumentDeltas<S extends object, N>(
   return {
     name: inner.name,
     match: (event, emit) => inner.match(event, emit),
-    start(match, at) {
-      const state = inner.start(match, at);
+    start(match, at, key) {
+      const state = inner.start(match, at, key);
       observe(state, match.event);
       return state;
     },

@@ -265,9 +265,9 @@ function faulty<S, N>(inner: Definition<S, N>, phase: Phase): Definition<S, N> {
       if (phase === 'match' && isBad(event)) throw new Error('match failed');
       inner.match(event, emit);
     },
-    start(match, at) {
+    start(match, at, key) {
       if (phase === 'start' && isBad(match.event)) throw new Error('start failed');
-      return inner.start(match, at);
+      return inner.start(match, at, key);
     },
     update(state, match, at) {
       if (phase === 'update' && isBad(match.event)) throw new Error('update failed');

@@ -30,9 +30,24 @@ const argsObject = fc
   .dictionary(text, json, { maxKeys: 5 })
   .map((v) => JSON.parse(JSON.stringify(v)) as Record<string, unknown>);
 
+const textInput = fc.constant('text' as const);
+const provider = fc.constant('provider' as const);
+
 const block: fc.Arbitrary<MessageBlock> = fc.oneof(
   fc.record({ type: fc.constantFrom('text' as const, 'reasoning' as const), text }),
-  fc.record({ type: fc.constant('tool-use' as const), callId: id, name: id, argsText: text }),
+  fc.record(
+    {
+      type: fc.constant('tool-use' as const),
+      callId: id,
+      name: id,
+      argsText: text,
+      input: textInput,
+      executor: provider,
+      providerCallId: id,
+      incomplete: fc.boolean(),
+    },
+    { requiredKeys: ['type', 'callId', 'name', 'argsText'] },
+  ),
 );
 
 /** One arbitrary per variant, so tests can require that every variant was exercised. */
@@ -53,19 +68,38 @@ export const eventsByType: { readonly [K in CallfoldEventType]: fc.Arbitrary<Cal
       messageId: id,
       attemptId: id,
       blocks: fc.array(block, { maxLength: 4 }),
+      stopReason: fc.oneof(
+        fc.constantFrom('end', 'tool-calls', 'length', 'content-filter', 'pause', 'error'),
+        id,
+      ),
     },
     { requiredKeys: ['type', 'seq', 'messageId', 'attemptId', 'blocks'] },
   ),
-  'tool/call': fc.record(
-    {
-      type: fc.constant('tool/call' as const),
-      seq: number,
-      at: number,
-      callId: id,
-      name: id,
-      args: fc.oneof(text, argsObject),
-    },
-    { requiredKeys: ['type', 'seq', 'callId', 'name', 'args'] },
+  'tool/call': fc.oneof(
+    fc.record(
+      {
+        type: fc.constant('tool/call' as const),
+        seq: number,
+        at: number,
+        callId: id,
+        name: id,
+        args: fc.oneof(text, argsObject),
+        executor: provider,
+        providerCallId: id,
+      },
+      { requiredKeys: ['type', 'seq', 'callId', 'name', 'args'] },
+    ),
+    fc.record(
+      {
+        type: fc.constant('tool/call' as const),
+        seq: number,
+        callId: id,
+        name: id,
+        args: text,
+        input: textInput,
+      },
+      { requiredKeys: ['type', 'seq', 'callId', 'name', 'args', 'input'] },
+    ),
   ),
   'tool/result': fc.record(
     {
@@ -75,8 +109,31 @@ export const eventsByType: { readonly [K in CallfoldEventType]: fc.Arbitrary<Cal
       callId: id,
       output: json,
       isError: fc.boolean(),
+      executor: provider,
     },
     { requiredKeys: ['type', 'seq', 'callId', 'output'] },
+  ),
+  'tool/approval-request': fc.record(
+    {
+      type: fc.constant('tool/approval-request' as const),
+      seq: number,
+      at: number,
+      callId: id,
+      approvalId: id,
+    },
+    { requiredKeys: ['type', 'seq', 'callId'] },
+  ),
+  'tool/approval': fc.record(
+    {
+      type: fc.constant('tool/approval' as const),
+      seq: number,
+      at: number,
+      callId: id,
+      approved: fc.boolean(),
+      reason: text,
+      approvalId: id,
+    },
+    { requiredKeys: ['type', 'seq', 'callId', 'approved'] },
   ),
   'stream/text-delta': fc.record(
     {
@@ -96,6 +153,9 @@ export const eventsByType: { readonly [K in CallfoldEventType]: fc.Arbitrary<Cal
       callId: id,
       name: id,
       args: text,
+      input: textInput,
+      executor: provider,
+      providerCallId: id,
     },
     { requiredKeys: ['type', 'attemptId', 'block', 'callId', 'args'] },
   ),
@@ -106,6 +166,7 @@ export const eventsByType: { readonly [K in CallfoldEventType]: fc.Arbitrary<Cal
       block: index,
       callId: id,
       text,
+      input: textInput,
     },
     { requiredKeys: ['type', 'attemptId', 'block', 'text'] },
   ),

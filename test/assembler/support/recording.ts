@@ -25,9 +25,9 @@ export function recording<State, Node>(
   return {
     name,
     match: (event, emit) => inner.match(event, emit),
-    start(match, at) {
+    start(match, at, key) {
       receipts.push({ definition: name, via: 'start', match, at });
-      return inner.start(match, at);
+      return inner.start(match, at, key);
     },
     update(state, match, at) {
       receipts.push({ definition: name, via: 'update', match, at });
@@ -42,7 +42,7 @@ export function cloning<State, Node>(inner: Definition<State, Node>): Definition
   return {
     name: inner.name,
     match: (event, emit) => inner.match(event, emit),
-    start: (match, at) => inner.start({ ...match }, at),
+    start: (match, at, key) => inner.start({ ...match }, at, key),
     update: (state, match, at) => inner.update(state, { ...match }, at),
     build: (state, previous) => inner.build(state, previous),
   };
