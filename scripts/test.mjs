@@ -28,6 +28,11 @@ const layers = {
       cmd: bin('tsc'),
       args: ['-p', 'tsconfig.build.json', '--noEmit'],
     },
+    {
+      name: 'typecheck (src Node-only modules, no DOM)',
+      cmd: bin('tsc'),
+      args: ['-p', 'tsconfig.build-node.json', '--noEmit'],
+    },
     { name: 'typecheck', cmd: bin('tsc'), args: ['-p', 'tsconfig.json'] },
     { name: 'lint', cmd: bin('biome'), args: ['check', '.'] },
   ],

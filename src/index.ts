@@ -9,6 +9,8 @@ export {
   assistantDefinition,
 } from './definitions/assistant-definition.js';
 export { type ToolNode, type ToolStage, toolDefinition } from './definitions/tool-definition.js';
+export type { FetchLike, FetchResponseLike } from './events/fetch-like.js';
+export { type LoadHistoryOptions, loadHistory } from './events/load-history.js';
 export { type RecordTranscriptOptions, recordTranscript } from './events/record.js';
 export { type ReplayTranscriptOptions, replayTranscript } from './events/replay.js';
 export {
@@ -97,6 +99,7 @@ export {
   type ReconnectCommand,
   reconnectCommand,
 } from './rx/assembler-command.js';
+export { type FollowSessionOptions, followSession } from './rx/follow-session.js';
 export { publicationScheduler } from './rx/publication-scheduler.js';
 export { selectActiveTools } from './rx/select-active-tools.js';
 export { selectGroups } from './rx/select-groups.js';

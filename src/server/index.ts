@@ -1,0 +1,15 @@
+export type { DurableLog } from './durable-log.js';
+export type { LocalStoreOptions } from './local-store.js';
+export { memoryStore } from './memory-store.js';
+export { type NodeRequestLike, type NodeResponseLike, toNodeListener } from './node-listener.js';
+export { type RecordAttemptOptions, recordAttempt } from './record-attempt.js';
+export { type SessionHandlerOptions, sessionHandler } from './session-handler.js';
+export { assertSessionId, isSessionId } from './session-id.js';
+export type {
+  AbortSignalLike,
+  FollowOptions,
+  PageOptions,
+  SessionStore,
+  UnnumberedEvent,
+} from './session-store.js';
+export type { HostRequest, HostResponse } from './web.js';

@@ -1,0 +1,265 @@
+import {
+  type CallfoldEvent,
+  isDurableEvent,
+  type SessionEvent,
+  type StreamEvent,
+} from '../events/types.js';
+import { parseEvent } from '../events/validate.js';
+import { checkPage, type DurableLog } from './durable-log.js';
+import { FollowerQueue } from './follower-queue.js';
+import { assertSessionId } from './session-id.js';
+import type {
+  BatchedFollow,
+  FollowOptions,
+  PageOptions,
+  SessionStore,
+  UnnumberedEvent,
+} from './session-store.js';
+
+/** Options of the one-process stores. */
+export interface LocalStoreOptions {
+  /** A live attempt not written to or renewed for this long is settled. Default 30 000 ms. */
+  readonly leaseMs?: number;
+  /** How often expired leases are looked for while attempts are live. Default: leaseMs / 4, at most 1 s. */
+  readonly sweepMs?: number;
+}
+
+interface Attempt {
+  readonly events: StreamEvent[];
+  deadline: number;
+}
+
+interface SessionState {
+  lastSeq: number | undefined;
+  /** Every append and live call of the session runs after the previous one: call order. */
+  chain: Promise<unknown>;
+  readonly attempts: Map<string, Attempt>;
+  /** Attempts settled lately, so that a late event cannot bring one back (bounded). */
+  readonly settled: Set<string>;
+  readonly followers: Set<FollowerQueue>;
+}
+
+const settledKept = 4096;
+const backlogChunk = 1000;
+
+/** A copy through JSON: what is kept is what a client will read, and callers may mutate theirs. */
+function jsonCopy<T>(value: T): T {
+  return JSON.parse(JSON.stringify(value)) as T;
+}
+
+/**
+ * The store of one process: durable events in a `DurableLog`, live attempts, leases and
+ * followers in memory. `memoryStore` and `fileStore` are this engine over their logs.
+ */
+export class LocalStore implements SessionStore {
+  readonly leaseMs: number;
+  readonly #sweepMs: number;
+  readonly #log: DurableLog;
+  readonly #sessions = new Map<string, SessionState>();
+  #sweep: ReturnType<typeof setTimeout> | undefined;
+  #closed = false;
+
+  constructor(log: DurableLog, options: LocalStoreOptions = {}) {
+    this.#log = log;
+    this.leaseMs = positive(options.leaseMs ?? 30_000, 'leaseMs');
+    this.#sweepMs = positive(options.sweepMs ?? Math.min(1000, this.leaseMs / 4), 'sweepMs');
+  }
+
+  #session(sessionId: string): SessionState {
+    assertSessionId(sessionId);
+    if (this.#closed) throw new Error('session store is closed');
+    let state = this.#sessions.get(sessionId);
+    if (!state) {
+      state = {
+        lastSeq: undefined,
+        chain: Promise.resolve(),
+        attempts: new Map(),
+        settled: new Set(),
+        followers: new Set(),
+      };
+      this.#sessions.set(sessionId, state);
+    }
+    return state;
+  }
+
+  /** Runs `task` after every earlier append and live call of the session. */
+  #enqueue<T>(state: SessionState, task: () => Promise<T> | T): Promise<T> {
+    const run = state.chain.then(task);
+    state.chain = run.catch(() => {});
+    return run;
+  }
+
+  async #lastSeq(sessionId: string, state: SessionState): Promise<number> {
+    state.lastSeq ??= await this.#log.lastSeq(sessionId);
+    return state.lastSeq;
+  }
+
+  append(sessionId: string, events: readonly UnnumberedEvent[]): Promise<readonly SessionEvent[]> {
+    let state: SessionState;
+    try {
+      state = this.#session(sessionId);
+      for (const event of events) {
+        parseEvent({ ...event, seq: 1 });
+        if (!isDurableEvent(event as CallfoldEvent)) {
+          throw new TypeError(`append takes durable events; ${event.type} goes to live()`);
+        }
+      }
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    return this.#enqueue(state, async () => {
+      if (events.length === 0) return [];
+      const last = await this.#lastSeq(sessionId, state);
+      const at = Date.now();
+      const numbered = events.map(
+        (event, index) => jsonCopy({ ...event, seq: last + 1 + index, at }) as SessionEvent,
+      );
+      await this.#log.write(sessionId, numbered);
+      state.lastSeq = last + numbered.length;
+      for (const follower of state.followers) follower.pushAll(numbered);
+      return numbered;
+    });
+  }
+
+  live(sessionId: string, events: readonly StreamEvent[]): Promise<void> {
+    let state: SessionState;
+    let copies: StreamEvent[];
+    try {
+      state = this.#session(sessionId);
+      copies = events.map((event) => {
+        parseEvent(event);
+        if (isDurableEvent(event as CallfoldEvent)) {
+          throw new TypeError(`live takes stream events; ${event.type} goes to append()`);
+        }
+        return jsonCopy(event);
+      });
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    return this.#enqueue(state, () => {
+      const refused = new Set<string>();
+      const accepted: StreamEvent[] = [];
+      const now = Date.now();
+      for (const event of copies) {
+        if (state.settled.has(event.attemptId) && event.type !== 'stream/settle') {
+          refused.add(event.attemptId);
+          continue;
+        }
+        if (event.type === 'stream/settle') {
+          if (state.settled.has(event.attemptId)) continue;
+          this.#settled(state, event.attemptId);
+        } else {
+          let attempt = state.attempts.get(event.attemptId);
+          if (!attempt) {
+            attempt = { events: [], deadline: 0 };
+            state.attempts.set(event.attemptId, attempt);
+          }
+          attempt.events.push(event);
+          attempt.deadline = now + this.leaseMs;
+        }
+        accepted.push(event);
+      }
+      for (const follower of state.followers) follower.pushAll(accepted);
+      this.#armSweep();
+      if (refused.size > 0) {
+        throw new Error(
+          `live: attempt ${[...refused].join(', ')} was already settled (by its producer or its lease); its events were dropped`,
+        );
+      }
+    });
+  }
+
+  #settled(state: SessionState, attemptId: string): void {
+    state.attempts.delete(attemptId);
+    state.settled.add(attemptId);
+    if (state.settled.size > settledKept) {
+      const oldest = state.settled.values().next().value as string;
+      state.settled.delete(oldest);
+    }
+  }
+
+  async renew(sessionId: string, attemptIds: readonly string[]): Promise<void> {
+    const state = this.#session(sessionId);
+    const deadline = Date.now() + this.leaseMs;
+    for (const id of attemptIds) {
+      const attempt = state.attempts.get(id);
+      if (attempt) attempt.deadline = deadline;
+    }
+  }
+
+  async page(sessionId: string, options: PageOptions): Promise<readonly SessionEvent[]> {
+    assertSessionId(sessionId);
+    return this.#log.page(sessionId, checkPage(options));
+  }
+
+  follow(sessionId: string, options: FollowOptions): BatchedFollow {
+    const state = this.#session(sessionId);
+    const after = Number.isFinite(options.after) ? options.after : 0;
+    let queue: FollowerQueue;
+    const start = async () => {
+      // Registered first: what is appended while the backlog is read waits in the queue.
+      const head = await this.#enqueue(state, async () => {
+        const last = await this.#lastSeq(sessionId, state);
+        state.followers.add(queue);
+        return last;
+      });
+      const backlog: SessionEvent[] = [];
+      for (let from = after; from < head; ) {
+        const chunk = await this.#log.range(sessionId, from, head, backlogChunk);
+        if (chunk.length === 0) break;
+        backlog.push(...chunk);
+        from = (chunk[chunk.length - 1] as SessionEvent).seq;
+      }
+      // The replay shows the attempts as they are now, so stream events queued meanwhile
+      // (and settles of attempts gone since) are dropped; durable ones all come after head.
+      const appended = queue.takeAll().filter(isDurableEvent);
+      const replay: StreamEvent[] = [];
+      for (const attempt of state.attempts.values()) replay.push(...attempt.events);
+      queue.pushAll([...backlog, ...appended, ...replay]);
+    };
+    queue = new FollowerQueue(() => state.followers.delete(queue), options.signal, start);
+    return queue;
+  }
+
+  #armSweep(): void {
+    if (this.#sweep !== undefined || this.#closed) return;
+    this.#sweep = setTimeout(() => {
+      this.#sweep = undefined;
+      this.#expire();
+    }, this.#sweepMs);
+  }
+
+  #expire(): void {
+    const now = Date.now();
+    let live = false;
+    for (const [sessionId, state] of this.#sessions) {
+      for (const [attemptId, attempt] of state.attempts) {
+        if (attempt.deadline > now) {
+          live = true;
+          continue;
+        }
+        // Through live(), so that it is ordered after what the producer already wrote.
+        this.live(sessionId, [{ type: 'stream/settle', attemptId }]).catch(() => {});
+      }
+    }
+    if (live) this.#armSweep();
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    clearTimeout(this.#sweep);
+    for (const state of this.#sessions.values()) {
+      for (const follower of state.followers) follower.end();
+    }
+    await Promise.all([...this.#sessions.values()].map((state) => state.chain));
+    await this.#log.close();
+  }
+}
+
+function positive(value: number, name: string): number {
+  if (!(Number.isFinite(value) && value > 0)) {
+    throw new RangeError(`${name} must be a positive number of ms, got ${value}`);
+  }
+  return value;
+}

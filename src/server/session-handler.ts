@@ -1,0 +1,144 @@
+import { parseLastEventId } from '../events/sse.js';
+import { followerStream } from './follower-stream.js';
+import { isSessionId } from './session-id.js';
+import type { SessionStore } from './session-store.js';
+import {
+  type HostRequest,
+  type HostResponse,
+  queryParameter,
+  response,
+  type WebRequest,
+} from './web.js';
+
+export interface SessionHandlerOptions {
+  /** The session a request is for, e.g. from its URL path. An invalid id gets 404. */
+  sessionId(request: HostRequest): string | Promise<string>;
+  /**
+   * Whether the request may read the session. Required: nothing is served without the
+   * host's say. `false` gets 401 (no `Authorization` header or cookie) or 403, before the
+   * store is asked anything, so the answer is the same whether the session exists or not.
+   */
+  authorize(request: HostRequest, sessionId: string): boolean | Promise<boolean>;
+  /** An SSE comment line (`: ping`) after this long without a write. Default 15 000 ms. */
+  readonly heartbeatMs?: number;
+  /** Bytes a follower may have waiting; past it its response ends normally. Default 8 MiB. */
+  readonly maxBufferBytes?: number;
+  /** The largest page served; a larger `limit` is lowered to it. Default 1000 (`limit` defaults to 100). */
+  readonly maxPageLimit?: number;
+}
+
+const noStore = { 'cache-control': 'no-store' };
+const json = { 'content-type': 'application/json; charset=utf-8', ...noStore };
+const text = { 'content-type': 'text/plain; charset=utf-8', ...noStore };
+const defaultLimit = 100;
+
+/**
+ * A Fetch API handler serving one store's sessions: `(request) => Promise<Response>`, for
+ * `Deno.serve`, fetch-style frameworks and, through `toNodeListener`, `node:http`.
+ *
+ * - `GET` with `Accept: text/event-stream`: follows the session as server-sent events. A
+ *   durable event's `id:` is its seq; the follow resumes after `Last-Event-ID` (or the
+ *   `after` query parameter, for an `EventSource` opened mid-session), replays the live
+ *   attempts, then streams. A follower whose unsent bytes pass `maxBufferBytes` is ended
+ *   normally and resumes without loss.
+ * - `GET` otherwise: one history page as a JSON array, ascending seq: `?before=&limit=`.
+ * - Anything else: 405. A malformed `before`, `limit` or `after`: 400.
+ *
+ * @example
+ * ```ts
+ * import { memoryStore, sessionHandler } from 'callfold/server';
+ * const handler = sessionHandler(memoryStore(), {
+ *   sessionId: (request) => new URL(request.url).pathname.split('/')[2] ?? '',
+ *   authorize: async (request, sessionId) => (await userOf(request))?.owns(sessionId) ?? false,
+ * });
+ * Deno.serve(handler);
+ * ```
+ */
+export function sessionHandler(
+  store: SessionStore,
+  options: SessionHandlerOptions,
+): (request: HostRequest) => Promise<HostResponse> {
+  if (typeof options?.authorize !== 'function') {
+    throw new TypeError('sessionHandler: options.authorize is required');
+  }
+  const heartbeatMs = options.heartbeatMs ?? 15_000;
+  const maxBufferBytes = options.maxBufferBytes ?? 8 * 1024 * 1024;
+  const maxPageLimit = options.maxPageLimit ?? 1000;
+
+  return async (hostRequest) => {
+    const request = hostRequest as unknown as WebRequest;
+    if (request.method !== 'GET') {
+      return response('method not allowed\n', 405, { ...text, allow: 'GET' });
+    }
+    let sessionId: string;
+    try {
+      sessionId = await options.sessionId(hostRequest);
+    } catch {
+      sessionId = '';
+    }
+    if (!isSessionId(sessionId)) return response('not found\n', 404, text);
+    let allowed: boolean;
+    try {
+      allowed = (await options.authorize(hostRequest, sessionId)) === true;
+    } catch (error) {
+      console.error('callfold: authorize threw', error);
+      return response('internal error\n', 500, text);
+    }
+    if (!allowed) {
+      const identified =
+        request.headers.get('authorization') !== null || request.headers.get('cookie') !== null;
+      return identified
+        ? response('forbidden\n', 403, text)
+        : response('unauthorized\n', 401, text);
+    }
+
+    const accept = request.headers.get('accept') ?? '';
+    if (accept.includes('text/event-stream')) {
+      const header = request.headers.get('last-event-id');
+      const query = queryParameter(request.url, 'after');
+      const after = parseLastEventId(header) ?? parseLastEventId(query) ?? 0;
+      if (header === null && query !== null && parseLastEventId(query) === undefined) {
+        return response('after must be a number\n', 400, text);
+      }
+      let follow: ReturnType<SessionStore['follow']>;
+      try {
+        follow = store.follow(
+          sessionId,
+          request.signal ? { after, signal: request.signal } : { after },
+        );
+      } catch (error) {
+        console.error('callfold: follow failed', error);
+        return response('unavailable\n', 503, text);
+      }
+      return response(followerStream(follow, { heartbeatMs, maxBufferBytes }), 200, {
+        'content-type': 'text/event-stream; charset=utf-8',
+        'cache-control': 'no-store',
+        'x-accel-buffering': 'no',
+      });
+    }
+
+    const before = numberParameter(request.url, 'before');
+    const limit = numberParameter(request.url, 'limit');
+    if (Number.isNaN(before) || Number.isNaN(limit) || (limit !== undefined && limit < 0)) {
+      return response('before and limit must be numbers (limit >= 0)\n', 400, text);
+    }
+    const pageLimit = Math.min(Math.floor(limit ?? defaultLimit), maxPageLimit);
+    try {
+      const page = await store.page(
+        sessionId,
+        before === undefined ? { limit: pageLimit } : { before, limit: pageLimit },
+      );
+      return response(JSON.stringify(page), 200, json);
+    } catch (error) {
+      console.error('callfold: page failed', error);
+      return response('internal error\n', 500, text);
+    }
+  };
+}
+
+/** A numeric query parameter: undefined when absent, NaN when not a number. */
+function numberParameter(url: string, name: string): number | undefined {
+  const value = queryParameter(url, name);
+  if (value === null) return undefined;
+  return value.trim() === '' ? Number.NaN : Number(value);
+}

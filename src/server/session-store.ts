@@ -1,0 +1,79 @@
+import type { CallfoldEvent, SessionEvent, StreamEvent } from '../events/types.js';
+import type { UnnumberedEvent } from '../providers/session.js';
+
+export type { UnnumberedEvent };
+
+/** What `SessionStore.page` takes. */
+export interface PageOptions {
+  /** Only events whose `seq` is below this one; default: up to the end of the log. */
+  readonly before?: number;
+  /** At most this many events (the newest of those before `before`). */
+  readonly limit: number;
+}
+
+/** What `SessionStore.follow` takes. */
+export interface FollowOptions {
+  /** The last `seq` the follower holds (0 or less: from the beginning). */
+  readonly after: number;
+  /** Ends the iteration (it returns) when aborted. */
+  readonly signal?: AbortSignalLike;
+}
+
+/** The part of an `AbortSignal` the stores use. */
+export interface AbortSignalLike {
+  readonly aborted: boolean;
+  addEventListener(type: 'abort', listener: () => void, options?: { once?: boolean }): void;
+  removeEventListener(type: 'abort', listener: () => void): void;
+}
+
+/**
+ * The durable log and the live attempts of many sessions, shared by every server instance
+ * that uses the same backing store.
+ *
+ * Invariants every store keeps (the conformance suite in test/node/server checks them):
+ * 1. `append` numbers events atomically: `seq` is strictly increasing per session across
+ *    every caller and instance, starts at 1, and has no gap. It stamps `at` (ms since the
+ *    Unix epoch, the appending instance's clock) and validates each event first; an invalid
+ *    batch is rejected whole, with an `EventError`, and takes no number.
+ * 2. `live` holds the stream events of each attempt until its `stream/settle`, which drops
+ *    them and is passed on to followers. An attempt not written to or renewed for `leaseMs`
+ *    is settled by the store for every follower (its producer died). Stream events of an
+ *    attempt that was already settled are dropped, and `live` rejects naming the attempt.
+ * 3. `follow` yields the durable events after `after` in seq order, then a replay of every
+ *    live attempt's held events (attempts in start order), then both families as they are
+ *    written. A follower never sees a durable event twice or a gap in seq, never a stream
+ *    event of an attempt after its settle, and never a settle before the durable events
+ *    appended before it.
+ * 4. `append` and `live` calls of one producer are applied in call order, even if the
+ *    producer does not await each one.
+ */
+export interface SessionStore {
+  /** How long a live attempt lives without a write or a renewal, in ms. */
+  readonly leaseMs: number;
+  /** Numbers, stamps and keeps durable events; resolves with them as numbered. */
+  append(sessionId: string, events: readonly UnnumberedEvent[]): Promise<readonly SessionEvent[]>;
+  /** Stream events of live attempts; a `stream/settle` drops that attempt's held events. */
+  live(sessionId: string, events: readonly StreamEvent[]): Promise<void>;
+  /** Extends the lease of the live attempts named (those already settled are ignored). */
+  renew(sessionId: string, attemptIds: readonly string[]): Promise<void>;
+  /** Durable events before `before` (default: the end), at most `limit`, ascending seq. */
+  page(sessionId: string, options: PageOptions): Promise<readonly SessionEvent[]>;
+  /** Durable events after `after`, then a replay of every live attempt, then both as they come. */
+  follow(sessionId: string, options: FollowOptions): AsyncIterable<CallfoldEvent>;
+  /** Stops the store's timers and connections; followers end. */
+  close(): Promise<void>;
+}
+
+/**
+ * A follow iteration that can hand out what is ready as one batch, so that the handler
+ * writes one chunk per follower per tick. Stores built on `FollowerQueue` provide it; the
+ * handler falls back to one event at a time for any other AsyncIterable.
+ */
+export interface BatchedFollow extends AsyncIterable<CallfoldEvent> {
+  batches(): AsyncIterator<readonly CallfoldEvent[]>;
+}
+
+/** Whether `follow` hands out batches (see `BatchedFollow`). */
+export function isBatchedFollow(value: AsyncIterable<CallfoldEvent>): value is BatchedFollow {
+  return typeof (value as Partial<BatchedFollow>).batches === 'function';
+}

@@ -1,0 +1,228 @@
+/**
+ * The server over real HTTP: node:http + toNodeListener + sessionHandler + memoryStore, read
+ * by followSession and loadHistory through Node's fetch.
+ */
+import { readFileSync } from 'node:fs';
+import { connect } from 'node:net';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { expect } from 'chai';
+import { Assembler } from '../../src/assembler/assembler.js';
+import { loadHistory } from '../../src/events/load-history.js';
+import { decodeTranscript } from '../../src/events/transcript.js';
+import { type CallfoldEvent, isDurableEvent, type SessionEvent } from '../../src/events/types.js';
+import type { AssemblerCommand } from '../../src/rx/assembler-command.js';
+import { followSession } from '../../src/rx/follow-session.js';
+import { memoryStore } from '../../src/server/memory-store.js';
+import type { SessionStore, UnnumberedEvent } from '../../src/server/session-store.js';
+import { project } from '../assembler/support/driver.js';
+import { prng } from '../support/prng.js';
+import { repositoryRoot } from './support/repository.js';
+import { serveSessions } from './support/session-server.js';
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+export function demoEvents(): CallfoldEvent[] {
+  const text = readFileSync(
+    join(repositoryRoot(), 'examples/transcripts/demo-session.jsonl'),
+    'utf8',
+  );
+  return decodeTranscript(text).map((entry) => entry.event);
+}
+
+/** Writes `events` into the store in order: runs of durable events appended, stream events made live. */
+export async function produce(
+  store: SessionStore,
+  sessionId: string,
+  events: readonly CallfoldEvent[],
+  pace: (index: number) => Promise<void>,
+): Promise<void> {
+  for (const [index, event] of events.entries()) {
+    if (isDurableEvent(event)) {
+      const { seq: _seq, at: _at, ...rest } = event;
+      await store.append(sessionId, [rest as UnnumberedEvent]);
+    } else await store.live(sessionId, [event]);
+    await pace(index);
+  }
+}
+
+/** An Assembler fed as `assemble()` would be: events pushed, commands applied. */
+export function follower() {
+  const assembler = new Assembler();
+  const durable: number[] = [];
+  let reconnects = 0;
+  return {
+    assembler,
+    durable,
+    get reconnects() {
+      return reconnects;
+    },
+    take(input: CallfoldEvent | AssemblerCommand) {
+      if (input.type === 'connection/reconnect') {
+        reconnects++;
+        assembler.reconnect();
+      } else if (input.type === 'history/prepend') assembler.prepend(input.events);
+      else {
+        if (isDurableEvent(input)) durable.push(input.seq);
+        assembler.push(input);
+      }
+    },
+  };
+}
+
+/** The uninterrupted fold: every durable event of the session, once, in order. */
+export async function uninterrupted(store: SessionStore, sessionId: string): Promise<unknown> {
+  const assembler = new Assembler();
+  assembler.push(await store.page(sessionId, { limit: 1_000_000 }));
+  return project(assembler.publish());
+}
+
+async function waitFor(condition: () => boolean, timeoutMs: number, what: string) {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await sleep(10);
+  }
+}
+
+describe('sessions over HTTP', () => {
+  it('followers dropped at random moments converge on the uninterrupted fold, no durable event lost or repeated', async () => {
+    const store = memoryStore();
+    const http = await serveSessions(store);
+    const random = prng(16);
+    const events = demoEvents();
+    const lastSeq = events.filter(isDurableEvent).length;
+    const followers = Array.from({ length: 3 }, () => follower());
+    const subscriptions = followers.map((f) =>
+      followSession(`${http.base}demo`, { retryMs: 10, maxRetryMs: 50 }).subscribe({
+        next: (input) => f.take(input),
+        error: (error: unknown) => {
+          throw error;
+        },
+      }),
+    );
+    let dropping = true;
+    const drops = (async () => {
+      let count = 0;
+      while (dropping) {
+        await sleep(40 + random() * 120);
+        http.drop();
+        count++;
+      }
+      return count;
+    })();
+    try {
+      await produce(store, 'demo', events, async (index) => {
+        if (index % 20 === 0) await sleep(1);
+      });
+      dropping = false;
+      const dropped = await drops;
+      for (const f of followers) {
+        await waitFor(() => f.durable.at(-1) === lastSeq, 10_000, 'the last durable event');
+        expect(f.durable, 'each durable event once, in order').to.deep.equal(
+          Array.from({ length: lastSeq }, (_, i) => i + 1),
+        );
+        expect(f.reconnects).to.be.above(1);
+        expect(project(f.assembler.publish())).to.deep.equal(await uninterrupted(store, 'demo'));
+      }
+      expect(dropped).to.be.above(2);
+    } finally {
+      dropping = false;
+      for (const subscription of subscriptions) subscription.unsubscribe();
+      await http.close();
+      await store.close();
+    }
+  });
+
+  it('loadHistory pages back to the start, and followSession continues after the newest page', async () => {
+    const store = memoryStore();
+    const http = await serveSessions(store, { maxPageLimit: 7 });
+    try {
+      const result = (i: number) => ({ type: 'tool/result' as const, callId: `c${i}`, output: i });
+      await store.append(
+        's',
+        Array.from({ length: 30 }, (_, i) => result(i)),
+      );
+      const url = `${http.base}s`;
+      const pages: (readonly SessionEvent[])[] = [];
+      let before: number | undefined;
+      for (;;) {
+        const page: readonly SessionEvent[] = await loadHistory(
+          url,
+          before === undefined ? { limit: 10 } : { before, limit: 10 },
+        );
+        if (page.length === 0) break;
+        pages.push(page);
+        before = page[0]?.seq;
+      }
+      expect(pages.map((page) => page.length)).to.deep.equal([7, 7, 7, 7, 2]);
+      const seqs = pages
+        .reverse()
+        .flat()
+        .map((event) => event.seq);
+      expect(seqs).to.deep.equal(Array.from({ length: 30 }, (_, i) => i + 1));
+      const live: (CallfoldEvent | AssemblerCommand)[] = [];
+      const subscription = followSession(url, { lastEventId: '30' }).subscribe((input) =>
+        live.push(input),
+      );
+      await store.append('s', [result(31)]);
+      await waitFor(() => live.length >= 2, 5000, 'the next event');
+      subscription.unsubscribe();
+      expect(live.map((input) => ('seq' in input ? input.seq : input.type))).to.deep.equal([
+        'connection/reconnect',
+        31,
+      ]);
+    } finally {
+      await http.close();
+      await store.close();
+    }
+  });
+
+  it('an unauthorized follower errors without retrying', async () => {
+    const store = memoryStore();
+    const http = await serveSessions(store, { authorize: () => false });
+    try {
+      const error = await new Promise<unknown>((resolve) => {
+        followSession(`${http.base}s`, { retryMs: 10 }).subscribe({ error: resolve });
+      });
+      expect(String(error)).to.match(/HTTP status 401/);
+    } finally {
+      await http.close();
+      await store.close();
+    }
+  });
+
+  it('a client that stops reading gets its response ended once maxBufferBytes wait (toNodeListener honours backpressure)', async () => {
+    const store = memoryStore();
+    const http = await serveSessions(store, { maxBufferBytes: 256 * 1024 });
+    const { port } = new URL(http.base);
+    const socket = connect(Number(port), '127.0.0.1');
+    try {
+      await new Promise((resolve) => socket.once('connect', resolve));
+      socket.write(`GET /sessions/s HTTP/1.1\r\nHost: x\r\nAccept: text/event-stream\r\n\r\n`);
+      socket.pause();
+      await sleep(50);
+      const output = 'y'.repeat(16 * 1024);
+      let produced = 0;
+      for (let i = 0; i < 2000; i++) {
+        await store.append('s', [{ type: 'tool/result', callId: `c${i}`, output }]);
+        produced += output.length;
+        if (i % 50 === 0) await sleep(1);
+      }
+      let received = 0;
+      let text = '';
+      socket.on('data', (chunk: Buffer) => {
+        received += chunk.length;
+        text = (text + chunk.toString('latin1')).slice(-64);
+      });
+      socket.resume();
+      await new Promise((resolve) => socket.once('end', resolve));
+      expect(text.endsWith('0\r\n\r\n'), 'the chunked response ended normally').to.equal(true);
+      expect(received).to.be.below(produced / 4);
+    } finally {
+      socket.destroy();
+      await http.close();
+      await store.close();
+    }
+  });
+});

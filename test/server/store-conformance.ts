@@ -1,0 +1,260 @@
+/**
+ * The SessionStore contract, run against every store (memory here and in Deno and Chromium;
+ * file and Redis in test/node). Each test makes a fresh store through `make`.
+ */
+import { expect } from 'chai';
+import type { CallfoldEvent, StreamEvent } from '../../src/events/types.js';
+import type { SessionStore, UnnumberedEvent } from '../../src/server/session-store.js';
+import { describe, it } from '../harness.js';
+
+export interface StoreFixture {
+  readonly store: SessionStore;
+  /** Closes the store and removes what it made. */
+  dispose(): Promise<void>;
+}
+
+export type MakeStore = (options: { leaseMs?: number }) => Promise<StoreFixture>;
+
+const result = (callId: string): UnnumberedEvent => ({
+  type: 'tool/result',
+  callId,
+  output: `out ${callId}`,
+});
+const delta = (attemptId: string, args: string, callId = `${attemptId}:0`): StreamEvent => ({
+  type: 'stream/tool-call-delta',
+  attemptId,
+  block: 0,
+  callId,
+  name: 'Write',
+  args,
+});
+const settle = (attemptId: string): StreamEvent => ({ type: 'stream/settle', attemptId });
+
+/** Reads a follow until `done` says so (or fails after `timeoutMs`), then stops it. */
+export async function collect(
+  follow: AsyncIterable<CallfoldEvent>,
+  done: (events: readonly CallfoldEvent[]) => boolean,
+  timeoutMs = 5000,
+): Promise<CallfoldEvent[]> {
+  const events: CallfoldEvent[] = [];
+  const iterator = follow[Symbol.asyncIterator]();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(new Error(`follow: timed out with ${JSON.stringify(events).slice(0, 400)}`)),
+      timeoutMs,
+    );
+  });
+  try {
+    while (!done(events)) {
+      const next = await Promise.race([iterator.next(), timeout]);
+      if (next.done) break;
+      events.push(next.value);
+    }
+  } finally {
+    clearTimeout(timer);
+    void iterator.return?.();
+  }
+  return events;
+}
+
+export const seqs = (events: readonly CallfoldEvent[]) =>
+  events.flatMap((event) => ('seq' in event ? [event.seq] : []));
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+export function storeConformance(name: string, make: MakeStore): void {
+  describe(`${name}: the SessionStore contract`, () => {
+    async function withStore(
+      body: (store: SessionStore) => Promise<void>,
+      options: { leaseMs?: number } = {},
+    ) {
+      const fixture = await make(options);
+      try {
+        await body(fixture.store);
+      } finally {
+        await fixture.dispose();
+      }
+    }
+
+    it('append numbers events from 1 without gaps, stamps at, and returns them as kept', () =>
+      withStore(async (store) => {
+        const before = Date.now();
+        const first = await store.append('s1', [result('a'), result('b')]);
+        const second = await store.append('s1', [{ type: 'turn/end', turnId: 't' }]);
+        expect(seqs([...first, ...second])).to.deep.equal([1, 2, 3]);
+        expect(first[0]).to.include({ type: 'tool/result', callId: 'a', output: 'out a' });
+        expect(first[0]?.at).to.be.within(before, Date.now());
+        expect(await store.page('s1', { limit: 10 })).to.deep.equal([...first, ...second]);
+        expect(await store.page('other', { limit: 10 })).to.deep.equal([]);
+      }));
+
+    it('concurrent appends get strictly increasing seqs with no gap', () =>
+      withStore(async (store) => {
+        const batches = await Promise.all(
+          Array.from({ length: 40 }, (_, i) =>
+            store.append('s', [result(`c${i}a`), result(`c${i}b`)]),
+          ),
+        );
+        const all = batches.flat();
+        const expected = Array.from({ length: 80 }, (_, i) => i + 1);
+        expect([...seqs(all)].sort((a, b) => a - b)).to.deep.equal(expected);
+        for (const batch of batches) {
+          expect((batch[1]?.seq ?? 0) - (batch[0]?.seq ?? 0)).to.equal(1);
+        }
+        expect(seqs(await store.page('s', { limit: 1000 }))).to.deep.equal(expected);
+      }));
+
+    it('an invalid batch is rejected whole and takes no number', () =>
+      withStore(async (store) => {
+        await store.append('s', [result('a')]);
+        const bad = { type: 'tool/result', output: 1 } as unknown as UnnumberedEvent;
+        let error: unknown;
+        await store.append('s', [result('b'), bad]).catch((caught: unknown) => {
+          error = caught;
+        });
+        expect(error).to.be.instanceOf(Error);
+        const [next] = await store.append('s', [result('c')]);
+        expect(next?.seq).to.equal(2);
+        const kept = await store.page('s', { limit: 10 });
+        expect(kept.map((e) => e.type === 'tool/result' && e.callId)).to.deep.equal(['a', 'c']);
+      }));
+
+    it('pages hold the newest events before `before`, ascending', () =>
+      withStore(async (store) => {
+        await store.append(
+          's',
+          Array.from({ length: 25 }, (_, i) => result(`c${i + 1}`)),
+        );
+        const range = (from: number, count: number) =>
+          Array.from({ length: count }, (_, i) => from + i);
+        expect(seqs(await store.page('s', { limit: 10 }))).to.deep.equal(range(16, 10));
+        expect(seqs(await store.page('s', { before: 16, limit: 10 }))).to.deep.equal(range(6, 10));
+        expect(seqs(await store.page('s', { before: 6, limit: 10 }))).to.deep.equal(range(1, 5));
+        expect(await store.page('s', { before: 1, limit: 10 })).to.deep.equal([]);
+        expect(await store.page('s', { limit: 0 })).to.deep.equal([]);
+      }));
+
+    it('session ids that could name another path or key are refused', () =>
+      withStore(async (store) => {
+        for (const id of ['', '..', '../x', 'a/b', 'a\\b', '.hidden', 'x'.repeat(129), 'a\0b']) {
+          let error: unknown;
+          await store.append(id, [result('a')]).catch((caught: unknown) => {
+            error = caught;
+          });
+          expect(error, JSON.stringify(id)).to.be.instanceOf(RangeError);
+          error = undefined;
+          await store.page(id, { limit: 1 }).catch((caught: unknown) => {
+            error = caught;
+          });
+          expect(error, JSON.stringify(id)).to.be.instanceOf(RangeError);
+        }
+      }));
+
+    it('follow gives the backlog after `after`, the live replay, then new events in order', () =>
+      withStore(async (store) => {
+        await store.append('s', [result('a'), result('b'), result('c')]);
+        await store.live('s', [delta('x', '{"file_path"'), delta('x', ':"a"')]);
+        const reading = collect(store.follow('s', { after: 1 }), (events) => events.length >= 7);
+        await sleep(30);
+        await store.live('s', [delta('x', '}')]);
+        await store.append('s', [
+          { type: 'tool/call', callId: 'x:0', name: 'Write', args: '{"file_path":"a"}' },
+        ]);
+        await store.live('s', [settle('x')]);
+        const events = await reading;
+        expect(events.map((e) => e.type)).to.deep.equal([
+          'tool/result',
+          'tool/result',
+          'stream/tool-call-delta',
+          'stream/tool-call-delta',
+          'stream/tool-call-delta',
+          'tool/call',
+          'stream/settle',
+        ]);
+        expect(seqs(events)).to.deep.equal([2, 3, 4]);
+      }));
+
+    it('a settled attempt is not replayed, and its late events are refused and never delivered', () =>
+      withStore(async (store) => {
+        await store.live('s', [delta('x', '{'), delta('y', '{')]);
+        await store.live('s', [settle('x')]);
+        let error: unknown;
+        await store.live('s', [delta('x', '"late"')]).catch((caught: unknown) => {
+          error = caught;
+        });
+        expect(String(error)).to.match(/already settled/);
+        await store.append('s', [result('end')]);
+        const events = await collect(store.follow('s', { after: 0 }), (got) => got.length >= 2);
+        expect(
+          events.map((e) => ('attemptId' in e ? `${e.type} ${e.attemptId}` : e.type)),
+        ).to.deep.equal(['tool/result', 'stream/tool-call-delta y']);
+      }));
+
+    it('followers joining while events are appended miss nothing and see nothing twice', () =>
+      withStore(async (store) => {
+        const total = 120;
+        const followers: { after: number; events: Promise<CallfoldEvent[]> }[] = [];
+        for (let i = 0; i < total; i++) {
+          await store.append('s', [result(`c${i}`)]);
+          if (i % 15 === 0) {
+            const after = i % 30 === 0 ? 0 : i;
+            const events = collect(store.follow('s', { after }), (got) =>
+              seqs(got).includes(total),
+            );
+            followers.push({ after, events });
+          }
+          if (i % 7 === 0) await sleep(0);
+        }
+        for (const { after, events } of followers) {
+          expect(seqs(await events)).to.deep.equal(
+            Array.from({ length: total - after }, (_, k) => after + k + 1),
+          );
+        }
+      }));
+
+    it('an attempt whose producer stops writing is settled for every follower by its lease', () =>
+      withStore(
+        async (store) => {
+          const following = collect(store.follow('s', { after: 0 }), (got) =>
+            got.some((e) => e.type === 'stream/settle'),
+          );
+          await store.live('s', [delta('dead', '{')]);
+          const started = Date.now();
+          const events = await following;
+          expect(events.at(-1)).to.deep.equal(settle('dead'));
+          expect(Date.now() - started).to.be.below(3000);
+          const replay = await collect(store.follow('s', { after: 0 }), () => false, 200).catch(
+            () => 'nothing replayed',
+          );
+          expect(replay).to.equal('nothing replayed');
+        },
+        { leaseMs: 300 },
+      ));
+
+    it('renewing a lease keeps the attempt live past it', () =>
+      withStore(
+        async (store) => {
+          await store.live('s', [delta('slow', '{')]);
+          for (let i = 0; i < 6; i++) {
+            await sleep(100);
+            await store.renew('s', ['slow']);
+          }
+          const replay = await collect(store.follow('s', { after: 0 }), (got) => got.length >= 1);
+          expect(replay).to.deep.equal([delta('slow', '{')]);
+        },
+        { leaseMs: 300 },
+      ));
+
+    it('a follow ends when its signal aborts', () =>
+      withStore(async (store) => {
+        const controller = new AbortController();
+        const iterator = store
+          .follow('s', { after: 0, signal: controller.signal })
+          [Symbol.asyncIterator]();
+        const next = iterator.next();
+        await sleep(20);
+        controller.abort();
+        expect((await next).done).to.equal(true);
+      }));
+  });
+}
