@@ -140,8 +140,43 @@ test('an installed copy streams a write call through PartialArguments', () => {
   assert.match(run(process.execPath, ['stream.mjs'], project), /^streamed \d+ units/);
 });
 
+const serverConsumer = `
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { followSession, loadHistory } from 'callfold';
+import { memoryStore, sessionHandler } from 'callfold/server';
+import { fileStore } from 'callfold/server/file';
+
+assert.equal(typeof followSession, 'function');
+assert.equal(typeof loadHistory, 'function');
+const dir = mkdtempSync(join(tmpdir(), 'callfold-pack-store-'));
+for (const store of [memoryStore(), fileStore({ dir })]) {
+  await store.append('s1', [{ type: 'turn/start', turnId: 't' }]);
+  const handler = sessionHandler(store, { sessionId: () => 's1', authorize: () => true });
+  const page = await (await handler(new Request('http://x/s1'))).json();
+  assert.deepEqual(page.map((event) => event.seq), [1]);
+  await store.close();
+}
+rmSync(dir, { recursive: true, force: true });
+console.log('served');
+`;
+
+test('an installed copy serves a session from callfold/server and callfold/server/file', () => {
+  writeFileSync(join(project, 'serve.mjs'), serverConsumer);
+  assert.match(run(process.execPath, ['serve.mjs'], project), /^served/);
+});
+
 const typedConsumer = `
 import { type ArgumentKind, PartialArguments } from 'callfold';
+import { memoryStore, type SessionStore, sessionHandler } from 'callfold/server';
+
+const store: SessionStore = memoryStore();
+const handler: (request: Request) => Promise<Response> = sessionHandler(store, {
+  sessionId: (request) => new URL(request.url).pathname.slice(1),
+  authorize: (request) => request.headers.get('authorization') !== null,
+});
 
 const args: PartialArguments = PartialArguments.streaming();
 args.append('{"file_path":"src/hello.ts","content":"export {}');
@@ -157,7 +192,7 @@ const empty: PartialArguments = PartialArguments.empty;
 // @ts-expect-error answers are typed, not any
 const wrong: number = args.text('file_path');
 
-export { changed, empty, kind, path, problem, size, value, wrong };
+export { changed, empty, handler, kind, path, problem, size, value, wrong };
 `;
 
 test('a strict NodeNext TypeScript consumer type-checks against the published declarations', () => {
