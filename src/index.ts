@@ -21,9 +21,11 @@ export {
   parseLastEventId,
 } from './events/sse.js';
 export {
+  DEFAULT_MAX_SSE_LENGTH,
   type ResponseLike,
   readSSE,
   SSEDecoder,
+  type SSEDecoderOptions,
   SSEError,
   type SSEInput,
   type SSEMessage,

@@ -113,15 +113,15 @@ export class Assembler {
    * Events already held are ignored. Throws an EventError on a malformed event or a stream event.
    */
   prepend(events: readonly SessionEvent[]): void {
-    const page: readonly CallfoldEvent[] = checked(events);
-    for (const event of page) {
+    const page = checked(events);
+    for (const event of page as readonly CallfoldEvent[]) {
       if (isStreamEvent(event)) {
         throw new EventError('type', `${event.type} event: history pages hold durable events only`);
       }
     }
     const at = this.#time();
     const bySeq = new Map<number, SessionEvent>();
-    for (const event of events) if (!bySeq.has(event.seq)) bySeq.set(event.seq, event);
+    for (const event of page) if (!bySeq.has(event.seq)) bySeq.set(event.seq, event);
     for (const { seq, location } of this.#places.page([...bySeq.keys()])) {
       const event = bySeq.get(seq) as SessionEvent;
       this.#times.durable(event, at);
@@ -320,11 +320,26 @@ export class Assembler {
 function isList(
   events: CallfoldEvent | readonly CallfoldEvent[],
 ): events is readonly CallfoldEvent[] {
-  return Array.isArray(events);
+  try {
+    return Array.isArray(events);
+  } catch {
+    // A revoked Proxy: not a list; parseEvent reports it as an EventError.
+    return false;
+  }
 }
 
-/** Validates a whole batch before any of it is folded. */
+/**
+ * Validates a whole batch before any of it is folded, and copies it: a list that cannot be
+ * read (an exotic object, a Proxy whose traps throw) is an EventError, and the copy cannot
+ * change between validation and folding.
+ */
 function checked<E extends CallfoldEvent>(events: readonly E[]): readonly E[] {
-  for (const event of events) parseEvent(event);
-  return events;
+  let copy: E[];
+  try {
+    copy = Array.from(events);
+  } catch (cause) {
+    throw new EventError('', 'events: the list could not be read', { cause });
+  }
+  for (const event of copy) parseEvent(event);
+  return copy;
 }

@@ -1,6 +1,7 @@
 import { PartialArguments } from '../arguments/partial-arguments.js';
 import type { Definition } from '../assembler/definition.js';
 import type { Match } from '../assembler/match.js';
+import { jsonText } from '../events/json-text.js';
 import type {
   CallfoldEvent,
   MessageBlock,
@@ -129,7 +130,8 @@ function reconcile(
     state.argsRaw = args;
   } else {
     state.args = PartialArguments.fromObject(args);
-    state.argsRaw = JSON.stringify(args);
+    // Any depth: parseEvent has checked that the object is JSON data (no cycle, no BigInt).
+    state.argsRaw = jsonText(args) as string;
   }
   state.sealed = true;
 }

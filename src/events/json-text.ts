@@ -1,16 +1,28 @@
 /**
- * `JSON.stringify(value)` without recursion: the same text for any value JSON.stringify
- * accepts (`toJSON`, boxed primitives, `undefined` and functions dropped from objects and
- * written as `null` in arrays, non-finite numbers as `null`), at any depth. V8's
- * JSON.stringify recurses and overflows the stack near 5,000 levels, while `JSON.parse`
- * builds far deeper values from a few kilobytes of untrusted text; callfold writes untrusted
- * values with this instead.
+ * `JSON.stringify(value)` that never overflows the stack: the native writer, and where it
+ * fails, the same text written without recursion (see `jsonTextWithoutRecursion`). V8's
+ * JSON.stringify recurses and overflows near 5,000 levels, while `JSON.parse` builds far
+ * deeper values from a few kilobytes of untrusted text; callfold writes untrusted values
+ * with this.
  *
- * Throws a `TypeError`, as JSON.stringify does, for a cyclic value or a BigInt (without a
- * `toJSON`); an exception from a getter, a `toJSON` or a Proxy trap is passed on.
- * Internal: not part of the public API.
+ * Throws a `TypeError` for a cyclic value or a BigInt (without a `toJSON`), as
+ * JSON.stringify does, with a message of its own. Internal: not part of the public API.
  */
 export function jsonText(value: unknown): string | undefined {
+  try {
+    return JSON.stringify(value);
+  } catch {
+    return jsonTextWithoutRecursion(value);
+  }
+}
+
+/**
+ * JSON.stringify's text for any value it accepts (`toJSON`, boxed primitives, `undefined`
+ * and functions dropped from objects and written as `null` in arrays, non-finite numbers as
+ * `null`), at any depth, with an explicit stack. A `TypeError` for a cycle or a BigInt; an
+ * exception from a getter, a `toJSON` or a Proxy trap is passed on.
+ */
+export function jsonTextWithoutRecursion(value: unknown): string | undefined {
   const first = write({ '': value }, '');
   if (!(first instanceof Frame)) return first;
   const ancestors = new Set<object>([first.value]);

@@ -34,6 +34,21 @@ export class SSEError extends Error {
   }
 }
 
+/** Options of `SSEDecoder`, `readSSE` and `decodeSSE`. */
+export interface SSEDecoderOptions {
+  /**
+   * The longest line, and the longest message data (its `data:` lines joined), in UTF-16
+   * code units. A stream past it fails with an `SSEError` instead of buffering without
+   * bound: an event stream is untrusted, and a server (or a man in the middle) can send a
+   * line that never ends. Default `DEFAULT_MAX_SSE_LENGTH` (32 Mi units, 32–96 MiB of text);
+   * `Infinity` lifts the limit.
+   */
+  readonly maxLength?: number;
+}
+
+/** The default `SSEDecoderOptions.maxLength`: 2²⁵ UTF-16 code units (32 Mi). */
+export const DEFAULT_MAX_SSE_LENGTH = 2 ** 25;
+
 /**
  * Parses `text/event-stream` text that arrives in chunks cut anywhere, following the HTML
  * standard's interpretation rules (https://html.spec.whatwg.org/multipage/server-sent-events.html#event-stream-interpretation).
@@ -48,11 +63,17 @@ export class SSEError extends Error {
  *    with data lines comes out (a message without any is not dispatched).
  * 4. A message the stream ends in the middle of is discarded, as a browser does.
  *
+ * 5. A line or a message's data longer than `maxLength` (see `SSEDecoderOptions`) makes
+ *    `push` throw an `SSEError`; the decoder then drops what it held and starts over.
+ *
  * A line arriving in many chunks is joined once, when its end arrives.
  */
 export class SSEDecoder {
+  readonly #maxLength: number;
   #pending: string[] = [];
+  #pendingLength = 0;
   #data: string[] = [];
+  #dataLength = 0;
   #event = '';
   #idBuffer = '';
   #lastEventId = '';
@@ -60,6 +81,12 @@ export class SSEDecoder {
   #started = false;
   /** The previous chunk ended in CR: a LF starting this one belongs to that line end. */
   #afterCR = false;
+
+  constructor(options: SSEDecoderOptions = {}) {
+    const { maxLength = DEFAULT_MAX_SSE_LENGTH } = options;
+    if (!(maxLength > 0)) throw new RangeError(`SSE maxLength must be positive (got ${maxLength})`);
+    this.#maxLength = maxLength;
+  }
 
   /** The last event ID dispatched: send it as `Last-Event-ID` to resume. */
   get lastEventId(): string {
@@ -86,11 +113,13 @@ export class SSEDecoder {
     lineEnd.lastIndex = start;
     for (let found = lineEnd.exec(chunk); found; found = lineEnd.exec(chunk)) {
       const end = found.index;
+      this.#measure(this.#pendingLength + end - start, 'line');
       let line = chunk.slice(start, end);
       if (this.#pending.length > 0) {
         this.#pending.push(line);
         line = this.#pending.join('');
         this.#pending = [];
+        this.#pendingLength = 0;
       }
       this.#line(line, messages);
       start = end + 1;
@@ -100,8 +129,21 @@ export class SSEDecoder {
       }
       lineEnd.lastIndex = start;
     }
-    if (start < chunk.length) this.#pending.push(chunk.slice(start));
+    if (start < chunk.length) {
+      this.#measure(this.#pendingLength + chunk.length - start, 'line');
+      this.#pending.push(chunk.slice(start));
+      this.#pendingLength += chunk.length - start;
+    }
     return messages;
+  }
+
+  /** Fails (and starts over) when `length` units of a line or a message's data pass the limit. */
+  #measure(length: number, what: 'line' | 'message'): void {
+    if (length <= this.#maxLength) return;
+    this.end();
+    throw new SSEError(
+      `event stream: a ${what} longer than ${this.#maxLength} characters (the decoder's maxLength)`,
+    );
   }
 
   /**
@@ -116,7 +158,9 @@ export class SSEDecoder {
       this.#dispatch(messages);
     }
     this.#pending = [];
+    this.#pendingLength = 0;
     this.#data = [];
+    this.#dataLength = 0;
     this.#event = '';
     this.#afterCR = false;
     return messages;
@@ -135,6 +179,9 @@ export class SSEDecoder {
     const value = line.slice(valueStart);
     switch (field) {
       case 'data':
+        // Each line after the first adds its joining LF.
+        this.#dataLength += value.length + (this.#data.length > 0 ? 1 : 0);
+        this.#measure(this.#dataLength, 'message');
         this.#data.push(value);
         break;
       case 'event':
@@ -155,6 +202,7 @@ export class SSEDecoder {
       const data = this.#data.length === 1 ? (this.#data[0] as string) : this.#data.join('\n');
       messages.push({ event: this.#event || 'message', data, lastEventId: this.#lastEventId });
       this.#data = [];
+      this.#dataLength = 0;
     }
     this.#event = '';
   }
@@ -169,8 +217,10 @@ const digits = /^[0-9]+$/;
  *
  * Bytes are decoded as UTF-8 (a sequence split between chunks is joined; invalid bytes
  * become U+FFFD). A Response that is not `ok` fails with an `SSEError`; one without a body
- * completes at once. Unsubscribing cancels the body. A stream can be read once: subscribe
- * once per Response.
+ * completes at once. A line or message past `options.maxLength` fails with an `SSEError`.
+ * Whatever goes wrong reaches the Observable's `error`, and the body is cancelled.
+ * Unsubscribing cancels the body and releases its reader's lock. A stream can be read once:
+ * subscribe once per Response.
  *
  * @example
  * ```ts
@@ -178,14 +228,19 @@ const digits = /^[0-9]+$/;
  * readSSE(fetch('/v1/stream')).subscribe((message) => console.log(message.event, message.data));
  * ```
  */
-export function readSSE(input: SSEInput): Observable<SSEMessage> {
+export function readSSE(input: SSEInput, options: SSEDecoderOptions = {}): Observable<SSEMessage> {
   return new Observable<SSEMessage>((subscriber) => {
-    const decoder = new SSEDecoder();
+    const decoder = new SSEDecoder(options);
     return readText(input).subscribe({
+      // rxjs reports an error thrown by a `next` handler as unhandled and reads on: catch it.
       next: (text) => {
-        for (const message of decoder.push(text)) {
-          if (subscriber.closed) return;
-          subscriber.next(message);
+        try {
+          for (const message of decoder.push(text)) {
+            if (subscriber.closed) return;
+            subscriber.next(message);
+          }
+        } catch (error) {
+          subscriber.error(error);
         }
       },
       error: (error) => subscriber.error(error),
@@ -197,34 +252,47 @@ export function readSSE(input: SSEInput): Observable<SSEMessage> {
   });
 }
 
-/** The decoded text of an SSE input, chunk by chunk. Internal to the SSE readers. */
+/**
+ * The decoded text of an SSE input, chunk by chunk. Internal to the SSE readers.
+ *
+ * The reader's lock is released once reading stops, however it stops (end, error, cancel).
+ */
 export function readText(input: SSEInput): Observable<string> {
   return new Observable<string>((subscriber) => {
     let reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
     let stopped = false;
+    const stop = () => {
+      stopped = true;
+      reader?.cancel().catch(ignore);
+    };
     const read = async () => {
       const stream = bodyOf(await input);
       if (stream === null) return subscriber.complete();
       if (stopped) return void stream.cancel().catch(ignore);
-      reader = stream.getReader();
-      // The SSEDecoder drops the byte-order mark itself, exactly once.
-      const utf8 = new TextDecoder('utf-8', { ignoreBOM: true });
-      for (;;) {
-        const { done, value } = await reader.read();
-        if (stopped) return;
-        if (done) break;
-        const text = utf8.decode(value, { stream: true });
-        if (text !== '') subscriber.next(text);
+      const current = stream.getReader();
+      reader = current;
+      try {
+        // The SSEDecoder drops the byte-order mark itself, exactly once.
+        const utf8 = new TextDecoder('utf-8', { ignoreBOM: true });
+        for (;;) {
+          const { done, value } = await current.read();
+          if (stopped) return;
+          if (done) break;
+          const text = utf8.decode(value, { stream: true });
+          if (text !== '') subscriber.next(text);
+        }
+        const rest = utf8.decode();
+        if (rest !== '') subscriber.next(rest);
+        subscriber.complete();
+      } finally {
+        current.releaseLock();
       }
-      const rest = utf8.decode();
-      if (rest !== '') subscriber.next(rest);
-      subscriber.complete();
     };
-    read().catch((error: unknown) => subscriber.error(error));
-    return () => {
-      stopped = true;
-      reader?.cancel().catch(ignore);
-    };
+    read().catch((error: unknown) => {
+      stop();
+      subscriber.error(error);
+    });
+    return stop;
   });
 }
 

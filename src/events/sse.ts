@@ -1,7 +1,13 @@
 import { isObservable, map, Observable } from 'rxjs';
-import { readText, SSEDecoder, SSEError, type SSEInput } from './sse-decoder.js';
+import {
+  readText,
+  SSEDecoder,
+  type SSEDecoderOptions,
+  SSEError,
+  type SSEInput,
+} from './sse-decoder.js';
 import { type CallfoldEvent, isDurableEvent } from './types.js';
-import { parseEvent } from './validate.js';
+import { eventJSON, parseEvent } from './validate.js';
 
 /**
  * Encodes one event as a server-sent event message: `id: <seq>` for a durable event, then
@@ -14,7 +20,9 @@ import { parseEvent } from './validate.js';
  *    on reconnection it sends it as `Last-Event-ID` (see `parseLastEventId`) and the server
  *    resends the durable events after it and replays the live attempt.
  * 3. The JSON is one line (JSON.stringify escapes CR and LF). The event is checked with
- *    `parseEvent` first and an `EventError` thrown, so that whatever is sent can be read.
+ *    `parseEvent` first and an `EventError` thrown, so that whatever is sent can be read
+ *    (an `output` that cannot be JSON, such as a BigInt, is an `EventError` too). Any depth
+ *    is written: the JSON is made without recursion where the native writer overflows.
  *
  * @example
  * ```ts
@@ -25,7 +33,7 @@ import { parseEvent } from './validate.js';
  */
 export function encodeSSE(event: CallfoldEvent): string {
   parseEvent(event);
-  const data = `data: ${JSON.stringify(event)}\n\n`;
+  const data = `data: ${eventJSON(event, event)}\n\n`;
   return isDurableEvent(event) ? `id: ${event.seq}\n${data}` : data;
 }
 
@@ -104,7 +112,7 @@ export function encodeSSEStream(
   });
 }
 
-export interface DecodeSSEOptions {
+export interface DecodeSSEOptions extends SSEDecoderOptions {
   /**
    * Called with the stream's last event ID each time it changes, before the event that
    * carried it is emitted: the value to send as `Last-Event-ID` when reconnecting. With
@@ -121,7 +129,9 @@ export interface DecodeSSEOptions {
  * Each `message` event's data is parsed as JSON and checked with `parseEvent`; one that is
  * not a CallfoldEvent fails the stream with an `SSEError` (its cause the `SyntaxError` or
  * `EventError`). Messages with another `event:` name (a server's own heartbeats, say) are
- * skipped. Unsubscribing cancels the body.
+ * skipped. A line or message past `maxLength` fails the stream with an `SSEError`; an error
+ * thrown by `onEventId` fails it with that error. Every error reaches the Observable's
+ * `error` and cancels the body; unsubscribing cancels it too and releases its reader's lock.
  *
  * @example
  * ```ts
@@ -146,7 +156,7 @@ export function decodeSSE(
 ): Observable<CallfoldEvent> {
   const { onEventId } = options;
   return new Observable<CallfoldEvent>((subscriber) => {
-    const decoder = new SSEDecoder();
+    const decoder = new SSEDecoder(options);
     let reported = '';
     const report = (id: string) => {
       if (id === reported) return;
@@ -154,26 +164,14 @@ export function decodeSSE(
       onEventId?.(id);
     };
     return readText(input).subscribe({
+      // rxjs reports an error thrown by a `next` handler as unhandled and reads on: every
+      // error here (the decoder's limit, a throwing onEventId) fails the stream instead.
       next: (text) => {
-        for (const message of decoder.push(text)) {
-          if (subscriber.closed) return;
-          if (message.event !== 'message') {
-            report(message.lastEventId);
-            continue;
-          }
-          let event: CallfoldEvent;
-          try {
-            event = parseEvent(parseJSON(message.data));
-          } catch (cause) {
-            const reason = cause instanceof Error ? cause.message : 'invalid event';
-            return subscriber.error(new SSEError(`event stream: ${reason}`, { cause }));
-          }
-          // The ID of an event is reported only once the event is known to be good.
-          report(message.lastEventId);
-          subscriber.next(event);
+        try {
+          read(text);
+        } catch (error) {
+          subscriber.error(error);
         }
-        // An `id:` dispatched without data moves the last event ID too.
-        if (!subscriber.closed) report(decoder.lastEventId);
       },
       error: (error) => subscriber.error(error),
       complete: () => {
@@ -181,6 +179,28 @@ export function decodeSSE(
         subscriber.complete();
       },
     });
+    function read(text: string): void {
+      for (const message of decoder.push(text)) {
+        if (subscriber.closed) return;
+        if (message.event !== 'message') {
+          report(message.lastEventId);
+          continue;
+        }
+        let event: CallfoldEvent;
+        try {
+          event = parseEvent(parseJSON(message.data));
+        } catch (cause) {
+          const reason = cause instanceof Error ? cause.message : 'invalid event';
+          subscriber.error(new SSEError(`event stream: ${reason}`, { cause }));
+          return;
+        }
+        // The ID of an event is reported only once the event is known to be good.
+        report(message.lastEventId);
+        subscriber.next(event);
+      }
+      // An `id:` dispatched without data moves the last event ID too.
+      if (!subscriber.closed) report(decoder.lastEventId);
+    }
   });
 }
 

@@ -1,6 +1,6 @@
 import { describeValue } from './describe-value.js';
 import type { CallfoldEvent } from './types.js';
-import { parseEvent } from './validate.js';
+import { eventJSON, parseEvent } from './validate.js';
 
 /**
  * One line of a JSONL transcript: `{"at": …, "event": …}`.
@@ -31,7 +31,8 @@ export class TranscriptError extends Error {
 /**
  * Encodes one entry as a transcript line, newline included, so that lines concatenate into
  * a transcript. Throws `EventError` for an invalid event and `RangeError` for an invalid
- * `at`, so that whatever is written can be read back. Only JSON survives: a `tool/result`
+ * `at`, so that whatever is written can be read back (an `output` that cannot be JSON, such
+ * as a BigInt, is an `EventError` too). Any depth is written. Only JSON survives: a `tool/result`
  * `output` of `undefined` is written as no key and reads back as `undefined`.
  */
 export function encodeTranscriptLine(entry: TranscriptEntry): string {
@@ -40,7 +41,7 @@ export function encodeTranscriptLine(entry: TranscriptEntry): string {
     throw new RangeError(`"at" must be a finite number ≥ 0 (got ${describeValue(at)})`);
   }
   parseEvent(event);
-  return `${JSON.stringify({ at, event })}\n`;
+  return `${eventJSON({ at, event }, event)}\n`;
 }
 
 /**

@@ -1,4 +1,5 @@
 import { describeValue } from './describe-value.js';
+import { jsonText } from './json-text.js';
 import type { CallfoldEvent, CallfoldEventType } from './types.js';
 
 /**
@@ -33,7 +34,9 @@ export class EventError extends Error {
  * 4. `seq` and `at` are finite numbers; `block` is a non-negative integer.
  * 5. `tool/call.args` is a string or a plain object (prototype `Object.prototype` or null;
  *    not an array, null or a class instance; an object made in another realm, such as an
- *    iframe, counts as a class instance). Its content is not inspected.
+ *    iframe, counts as a class instance). An object must be JSON data at any depth: a
+ *    cycle, a BigInt or a property whose getter throws is rejected (`field` `'args'`), so
+ *    that the call's `argsRaw` can always be written.
  * 6. `tool/result.output` may be any value, absent included (it reads as `undefined`); it
  *    is not inspected, since outputs are opaque and may be large.
  * 7. The real-world call shapes are optional: `input` is `'text'` (then `tool/call.args`
@@ -104,7 +107,8 @@ const variants: { readonly [K in CallfoldEventType]: Fields } = {
     need(r, 'callId', nonEmptyString, l) ??
     need(r, 'name', nonEmptyString, l) ??
     callShape(r, l) ??
-    need(r, 'args', own(r, 'input') === missing ? argsValue : string, l),
+    need(r, 'args', own(r, 'input') === missing ? argsValue : string, l) ??
+    jsonArgs(own(r, 'args'), l),
   'tool/result': (r, l) =>
     durable(r, l) ??
     need(r, 'callId', nonEmptyString, l) ??
@@ -219,6 +223,22 @@ function callShape(record: object, label: string, prefix = ''): Problem | undefi
   );
 }
 
+/** Object arguments must be writable as JSON (the Tool Definition writes their `argsRaw`). */
+function jsonArgs(args: unknown, label: string): Problem | undefined {
+  if (typeof args === 'string') return undefined;
+  try {
+    jsonText(args);
+    return undefined;
+  } catch (cause) {
+    const reason = cause instanceof Error ? cause.message : 'unreadable';
+    return {
+      field: 'args',
+      message: `${label}: "args" must be JSON data (${reason})`,
+      options: { cause },
+    };
+  }
+}
+
 function durable(record: object, label: string): Problem | undefined {
   return need(record, 'seq', finite, label) ?? allow(record, 'at', finite, label);
 }
@@ -290,4 +310,20 @@ function isPlainObject(value: unknown): boolean {
   if (!isRecord(value)) return false;
   const prototype = Object.getPrototypeOf(value);
   return prototype === Object.prototype || prototype === null;
+}
+
+/**
+ * The JSON text of a valid event, for the encoders: at any depth; an `EventError` naming the
+ * event when a part of it cannot be JSON (a BigInt or a cycle in a result's `output`, which
+ * `parseEvent` leaves uninspected).
+ */
+export function eventJSON(value: object, event: { readonly type: string }): string {
+  try {
+    return jsonText(value) as string;
+  } catch (cause) {
+    const reason = cause instanceof Error ? cause.message : String(cause);
+    throw new EventError('', `${event.type} event: cannot be written as JSON (${reason})`, {
+      cause,
+    });
+  }
 }

@@ -148,7 +148,12 @@ function fold(assembler: Assembler, input: AssembleInput): void {
 
 /** Anything else goes to `push`, which rejects what is not an event. */
 function isCommand(input: AssembleInput): input is AssemblerCommand {
-  if (typeof input !== 'object' || input === null || Array.isArray(input)) return false;
-  const { type } = input as { type?: unknown };
-  return type === 'history/prepend' || type === 'connection/reconnect';
+  try {
+    if (typeof input !== 'object' || input === null || Array.isArray(input)) return false;
+    const { type } = input as { type?: unknown };
+    return type === 'history/prepend' || type === 'connection/reconnect';
+  } catch {
+    // An exotic object (a revoked Proxy) is no command: `push` reports it as an EventError.
+    return false;
+  }
 }
