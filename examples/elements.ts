@@ -6,7 +6,7 @@
 import { Subject } from 'rxjs';
 import '../elements/tool-timeline.js';
 import type { ToolRowElement } from '../elements/classes.js';
-import { Assembler } from '../src/assembler/assembler.js';
+import { Assembler } from '../src/conversation/assembler.js';
 import type { CallfoldEvent } from '../src/events/types.js';
 import type { AssembleInput } from '../src/rx/assembler-command.js';
 

@@ -1,8 +1,14 @@
 export type { ArgumentKind } from './arguments/partial-arguments.js';
 export { PartialArguments } from './arguments/partial-arguments.js';
-export { Assembler, type AssemblerOptions } from './assembler/assembler.js';
 export type { Definition } from './assembler/definition.js';
 export type { Emit, Location, Match, Role } from './assembler/match.js';
+export { NodeAssembler, type NodeAssemblerOptions } from './assembler/node-assembler.js';
+export {
+  Assembler,
+  type AssemblerOptions,
+  defaultDefinitions,
+} from './conversation/assembler.js';
+export type { Conversation, ConversationNode } from './conversation/conversation.js';
 export {
   type AssistantBlock,
   type AssistantNode,
@@ -61,8 +67,9 @@ export { EventError, isCallfoldEvent, parseEvent } from './events/validate.js';
 export {
   Builder,
   type BuilderOptions,
-  type Conversation,
+  type Grouping,
   type GroupNode,
+  type KindedNode,
 } from './groups/builder.js';
 export {
   categoryOf,

@@ -1,7 +1,8 @@
 import { PartialArguments } from '../../src/arguments/partial-arguments.js';
-import { Assembler } from '../../src/assembler/assembler.js';
+import { Assembler } from '../../src/conversation/assembler.js';
+import type { Conversation } from '../../src/conversation/conversation.js';
 import type { ToolNode } from '../../src/definitions/tool-definition.js';
-import type { Conversation, GroupNode } from '../../src/groups/builder.js';
+import type { GroupNode } from '../../src/groups/builder.js';
 import type { FoldInput, RowKind, StreamedCall } from './fold-content.js';
 
 /**

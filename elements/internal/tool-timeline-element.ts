@@ -1,8 +1,9 @@
 import { html, LitElement, nothing, type TemplateResult } from 'lit';
 import { repeat } from 'lit/directives/repeat.js';
 import type { Observable, Subscription } from 'rxjs';
+import type { Conversation } from '../../src/conversation/conversation.js';
 import type { AssistantNode } from '../../src/definitions/assistant-definition.js';
-import type { Conversation, GroupNode } from '../../src/groups/builder.js';
+import type { GroupNode } from '../../src/groups/builder.js';
 import { categoryOf } from '../../src/groups/categories.js';
 import { type AssembleOptions, assemble } from '../../src/rx/assemble.js';
 import type { AssembleInput } from '../../src/rx/assembler-command.js';

@@ -1,4 +1,4 @@
-import type { Conversation } from '../../src/groups/builder.js';
+import type { Conversation } from '../../src/conversation/conversation.js';
 
 /**
  * What a Conversation shows, as plain data: assistant texts and groups with their summary,

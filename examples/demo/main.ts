@@ -8,7 +8,7 @@
  */
 import '../../elements/tool-timeline.js';
 import type { ToolTimelineElement } from '../../elements/classes.js';
-import { Assembler } from '../../src/assembler/assembler.js';
+import { Assembler } from '../../src/conversation/assembler.js';
 import { decodeTranscript } from '../../src/events/transcript.js';
 import type { CallfoldEvent } from '../../src/events/types.js';
 import { createSession } from '../../src/providers/session.js';

@@ -18,10 +18,19 @@ export interface GroupNode {
   readonly detail: string;
 }
 
-/** What a publication shows: assistant responses and tool groups in log order, and every tool by callId. */
-export interface Conversation {
-  readonly items: readonly (AssistantNode | GroupNode)[];
+/**
+ * What the Builder makes of nodes in log order: the other nodes and tool groups in that
+ * order, and every tool by callId. Frozen. (`Conversation` is the Grouping of the default
+ * composition, whose other nodes are assistant responses.)
+ */
+export interface Grouping<Item> {
+  readonly items: readonly (Item | GroupNode)[];
   readonly tools: ReadonlyMap<string, ToolNode>;
+}
+
+/** A node the Builder can place: a tool node (`kind: 'tool'`) or any other kind of node. */
+export interface KindedNode {
+  readonly kind: string;
 }
 
 export interface BuilderOptions {
@@ -51,26 +60,27 @@ function sameCounts(a: readonly CategoryCount[], b: readonly CategoryCount[]): b
 }
 
 /**
- * Builds the Conversation from the published nodes in log order.
+ * Groups the published nodes, in log order, into a Grouping (in the default composition, the
+ * Conversation). `Item` is the type of the nodes other than tools (default: assistant nodes).
  *
  * 1. A group is a maximal run of consecutive tool nodes, whatever their stage (from
- *    preparation on); an assistant node, published only with text or reasoning, ends a run.
- *    The Builder reads node kinds, tool names and, for the detail, the latest tool's
- *    arguments; never stages.
+ *    preparation on); any other node (an assistant response, a custom Definition's node)
+ *    is an item of its own and ends a run. The Builder reads node kinds, tool names and, for
+ *    the detail, the latest tool's arguments; never stages.
  * 2. Structure is shared: a group whose tools are the same objects is the same group object;
- *    counts and summary are reused while the counts are equal; the Conversation, its `items`
+ *    counts and summary are reused while the counts are equal; the Grouping, its `items`
  *    and its `tools` map are reused when nothing in them changed.
  * 3. A group's detail is computed only for a latest tool node not seen before. A tool node is
  *    replaced exactly when an argument answer someone read changed, and the detail reads
  *    through the same reader, so a kept node keeps its detail.
  */
-export class Builder {
+export class Builder<Item extends KindedNode = AssistantNode> {
   /** The category of a tool name, with this Builder's extra names. */
   readonly categoryOf: (name: string) => ToolCategory;
   readonly #summary: SummaryFormatter;
   readonly #details = new WeakMap<ToolNode, string>();
   #groups = new Map<string, GroupNode>();
-  #conversation: Conversation = Object.freeze({ items: Object.freeze([]), tools: new Map() });
+  #grouping: Grouping<Item> = Object.freeze({ items: Object.freeze([]), tools: new Map() });
 
   /** Throws a RangeError when `options.categories` maps a name to an unknown category. */
   constructor(options: BuilderOptions = {}) {
@@ -78,8 +88,8 @@ export class Builder {
     this.#summary = options.summary ?? englishSummary;
   }
 
-  build(nodes: readonly (AssistantNode | ToolNode)[]): Conversation {
-    const items: (AssistantNode | GroupNode)[] = [];
+  build(nodes: readonly (Item | ToolNode)[]): Grouping<Item> {
+    const items: (Item | GroupNode)[] = [];
     const tools: ToolNode[] = [];
     const groups = new Map<string, GroupNode>();
     let run: ToolNode[] = [];
@@ -91,7 +101,7 @@ export class Builder {
       run = [];
     };
     for (const node of nodes) {
-      if (node.kind === 'tool') {
+      if (isTool(node)) {
         run.push(node);
         tools.push(node);
       } else {
@@ -101,17 +111,17 @@ export class Builder {
     }
     flush();
     this.#groups = groups;
-    const previous = this.#conversation;
+    const previous = this.#grouping;
     const sameItems = sameNodes(previous.items, items);
     const sameTools =
       previous.tools.size === tools.length &&
       tools.every((t) => previous.tools.get(t.callId) === t);
     if (sameItems && sameTools) return previous;
-    this.#conversation = Object.freeze({
+    this.#grouping = Object.freeze({
       items: sameItems ? previous.items : Object.freeze(items),
       tools: sameTools ? previous.tools : new Map(tools.map((t) => [t.callId, t])),
     });
-    return this.#conversation;
+    return this.#grouping;
   }
 
   #group(run: ToolNode[]): GroupNode {
@@ -145,4 +155,8 @@ export class Builder {
     }
     return detail;
   }
+}
+
+function isTool(node: KindedNode): node is ToolNode {
+  return node.kind === 'tool';
 }

@@ -1,11 +1,12 @@
 import { Observable, type OperatorFunction, type SchedulerLike, type Subscription } from 'rxjs';
-import { Assembler, type AssemblerOptions } from '../assembler/assembler.js';
+import { Assembler, type AssemblerOptions } from '../conversation/assembler.js';
+import type { Conversation } from '../conversation/conversation.js';
 import { EventError } from '../events/validate.js';
-import type { Conversation } from '../groups/builder.js';
+import type { KindedNode } from '../groups/builder.js';
 import type { AssembleInput, AssemblerCommand } from './assembler-command.js';
 import { publicationScheduler } from './publication-scheduler.js';
 
-export interface AssembleOptions extends AssemblerOptions {
+export interface AssembleOptions<Extra extends KindedNode = never> extends AssemblerOptions<Extra> {
   /**
    * Where publications are scheduled: at most one per task this scheduler runs. Default:
    * `publicationScheduler()`, an animation frame in a browser window, a microtask elsewhere.
@@ -41,7 +42,7 @@ export interface AssembleOptions extends AssemblerOptions {
  * 5. Unsubscribing cancels the scheduled publication and drops the Assembler: no work is
  *    left on the scheduler.
  *
- * `AssemblerOptions` (`definitions`, `now`, `onError`) pass through to the Assembler.
+ * `AssemblerOptions` (`definitions`, `groups`, `now`, `onError`) pass through to the Assembler.
  *
  * @example
  * ```ts
@@ -57,13 +58,13 @@ export interface AssembleOptions extends AssemblerOptions {
  * });
  * ```
  */
-export function assemble(
-  options: AssembleOptions = {},
-): OperatorFunction<AssembleInput, Conversation> {
+export function assemble<Extra extends KindedNode = never>(
+  options: AssembleOptions<Extra> = {},
+): OperatorFunction<AssembleInput, Conversation<Extra>> {
   return (source) =>
-    new Observable<Conversation>((subscriber) => {
+    new Observable<Conversation<Extra>>((subscriber) => {
       const scheduler = options.scheduler ?? publicationScheduler();
-      let assembler: Assembler | null = new Assembler(options);
+      let assembler: Assembler<Extra> | null = new Assembler(options);
       // The empty Conversation is the baseline, not a change: it is never emitted.
       let last = assembler.publish();
       let scheduled = false;
@@ -78,7 +79,7 @@ export function assemble(
       const flush = (): boolean => {
         cancel();
         if (!assembler) return false;
-        let conversation: Conversation;
+        let conversation: Conversation<Extra>;
         try {
           conversation = assembler.publish();
         } catch (error) {
@@ -134,7 +135,7 @@ export function assemble(
     });
 }
 
-function fold(assembler: Assembler, input: AssembleInput): void {
+function fold<Extra extends KindedNode>(assembler: Assembler<Extra>, input: AssembleInput): void {
   if (!isCommand(input)) {
     assembler.push(input);
   } else if (input.type === 'connection/reconnect') {

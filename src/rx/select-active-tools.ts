@@ -1,6 +1,6 @@
 import { defer, distinctUntilChanged, map, type OperatorFunction } from 'rxjs';
+import type { Conversation } from '../conversation/conversation.js';
 import type { ToolNode } from '../definitions/tool-definition.js';
-import type { Conversation } from '../groups/builder.js';
 import { stableList } from './stable-list.js';
 
 /**

@@ -1,5 +1,6 @@
 import { defer, distinctUntilChanged, map, type OperatorFunction } from 'rxjs';
-import type { Conversation, GroupNode } from '../groups/builder.js';
+import type { Conversation } from '../conversation/conversation.js';
+import type { GroupNode } from '../groups/builder.js';
 import { stableList } from './stable-list.js';
 
 /**

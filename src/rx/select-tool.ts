@@ -1,6 +1,6 @@
 import { distinctUntilChanged, map, type OperatorFunction } from 'rxjs';
+import type { Conversation } from '../conversation/conversation.js';
 import type { ToolNode } from '../definitions/tool-definition.js';
-import type { Conversation } from '../groups/builder.js';
 
 /**
  * The node of the tool call `callId`, or `undefined` while there is none (not yet named, or

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { Assembler } from '../../src/assembler/assembler.js';
+import { Assembler } from '../../src/conversation/assembler.js';
 import { describe, it } from '../harness.js';
 
 const delta = (args: string, name?: string) => ({

@@ -5,7 +5,7 @@
  */
 import { expect } from 'chai';
 import fc from 'fast-check';
-import type { Conversation } from '../../src/groups/builder.js';
+import type { Conversation } from '../../src/conversation/conversation.js';
 import { describe, it } from '../harness.js';
 import { project, run } from './support/driver.js';
 import { assembler } from './support/events.js';

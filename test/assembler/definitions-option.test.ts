@@ -5,7 +5,7 @@
  * This file is also a type test: it must compile without casts.
  */
 import { expect } from 'chai';
-import { Assembler } from '../../src/assembler/assembler.js';
+import { Assembler } from '../../src/conversation/assembler.js';
 import { assistantDefinition } from '../../src/definitions/assistant-definition.js';
 import { toolDefinition } from '../../src/definitions/tool-definition.js';
 import { describe, it } from '../harness.js';

@@ -5,7 +5,7 @@
  * Match per input and role, shared by every Definition that matched it.
  */
 import { expect } from 'chai';
-import type { AssemblerOptions } from '../../src/assembler/assembler.js';
+import type { AssemblerOptions } from '../../src/conversation/assembler.js';
 import { assistantDefinition } from '../../src/definitions/assistant-definition.js';
 import { toolDefinition } from '../../src/definitions/tool-definition.js';
 import { describe, it } from '../harness.js';

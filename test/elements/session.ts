@@ -3,10 +3,11 @@
  * provider adapter would, publish, and hand the published nodes to elements, so every row
  * reads through a real `PartialArguments`.
  */
-import { Assembler } from '../../src/assembler/assembler.js';
+import { Assembler } from '../../src/conversation/assembler.js';
+import type { Conversation } from '../../src/conversation/conversation.js';
 import type { ToolNode } from '../../src/definitions/tool-definition.js';
 import type { CallfoldEvent } from '../../src/events/types.js';
-import type { Conversation, GroupNode } from '../../src/groups/builder.js';
+import type { GroupNode } from '../../src/groups/builder.js';
 
 export class Session {
   readonly assembler = new Assembler({ now: () => 1_000 });

@@ -11,7 +11,7 @@ import { LitElement } from 'lit';
 import { Observable } from 'rxjs';
 import '../../elements/tool-timeline.js';
 import type { ToolTimelineElement } from '../../elements/classes.js';
-import { Assembler } from '../../src/assembler/assembler.js';
+import { Assembler } from '../../src/conversation/assembler.js';
 import type { CallfoldEvent } from '../../src/events/types.js';
 import { fromOpenAIChatCompletions } from '../../src/providers/openai-chat-completions.js';
 import { describe, it } from '../harness.js';

@@ -1,8 +1,8 @@
 import { expect } from 'chai';
 import { asapScheduler, from, lastValueFrom } from 'rxjs';
+import type { Conversation } from '../../src/conversation/conversation.js';
 import { decodeSSE, encodeSSE, parseLastEventId } from '../../src/events/sse.js';
 import { type CallfoldEvent, isDurableEvent } from '../../src/events/types.js';
-import type { Conversation } from '../../src/groups/builder.js';
 import { fromOpenAIChatCompletions } from '../../src/providers/openai-chat-completions.js';
 import { assemble } from '../../src/rx/assemble.js';
 import { type AssembleInput, reconnectCommand } from '../../src/rx/assembler-command.js';

@@ -1,9 +1,10 @@
 /** Events and lookups shared by the group tests: a session driven through the real Assembler. */
-import { Assembler } from '../../src/assembler/assembler.js';
+import { Assembler } from '../../src/conversation/assembler.js';
+import type { Conversation } from '../../src/conversation/conversation.js';
 import type { AssistantNode } from '../../src/definitions/assistant-definition.js';
 import type { ToolNode } from '../../src/definitions/tool-definition.js';
 import type { CallfoldEvent } from '../../src/events/types.js';
-import type { Conversation, GroupNode } from '../../src/groups/builder.js';
+import type { GroupNode } from '../../src/groups/builder.js';
 
 import { groups as groupsOf, toolDelta } from '../assembler/support/events.js';
 

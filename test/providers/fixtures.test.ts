@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { Assembler } from '../../src/assembler/assembler.js';
+import { Assembler } from '../../src/conversation/assembler.js';
 import type { AssistantNode } from '../../src/definitions/assistant-definition.js';
 import type { CallfoldEvent, ToolUseBlock } from '../../src/events/types.js';
 import { describe, it } from '../harness.js';

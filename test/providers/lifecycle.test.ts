@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { Assembler } from '../../src/assembler/assembler.js';
+import { Assembler } from '../../src/conversation/assembler.js';
 import type { CallfoldEvent } from '../../src/events/types.js';
 import { ProviderStreamError } from '../../src/providers/provider-stream-error.js';
 import { describe, it } from '../harness.js';

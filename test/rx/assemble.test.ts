@@ -13,11 +13,11 @@ import {
   VirtualTimeScheduler,
 } from 'rxjs';
 import { TestScheduler } from 'rxjs/testing';
-import { Assembler } from '../../src/assembler/assembler.js';
+import { Assembler } from '../../src/conversation/assembler.js';
+import type { Conversation } from '../../src/conversation/conversation.js';
 import type { CallfoldEvent } from '../../src/events/types.js';
 import { EventError } from '../../src/events/validate.js';
-import type { Conversation } from '../../src/groups/builder.js';
-import { assemble } from '../../src/rx/assemble.js';
+import { type AssembleOptions, assemble } from '../../src/rx/assemble.js';
 import {
   type AssembleInput,
   prependCommand,
@@ -39,7 +39,7 @@ interface Run {
 }
 
 /** `assemble()` on a virtual clock, fed through a Subject. */
-function start(options: Parameters<typeof assemble>[0] = {}): Run {
+function start(options: AssembleOptions = {}): Run {
   const scheduler = new VirtualTimeScheduler();
   const input = new Subject<AssembleInput>();
   const emitted: Run['emitted'] = [];

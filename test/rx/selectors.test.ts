@@ -8,8 +8,9 @@ import {
   Subject,
   VirtualTimeScheduler,
 } from 'rxjs';
+import type { Conversation } from '../../src/conversation/conversation.js';
 import type { CallfoldEvent } from '../../src/events/types.js';
-import type { Conversation, GroupNode } from '../../src/groups/builder.js';
+import type { GroupNode } from '../../src/groups/builder.js';
 import { assemble } from '../../src/rx/assemble.js';
 import { selectActiveTools } from '../../src/rx/select-active-tools.js';
 import { selectGroups } from '../../src/rx/select-groups.js';

@@ -3,8 +3,8 @@
  * sequences hit naming, dispatch, results, settles and assistant text.
  */
 import fc from 'fast-check';
+import type { Conversation } from '../../src/conversation/conversation.js';
 import type { CallfoldEvent, ToolCallEvent, ToolResultEvent } from '../../src/events/types.js';
-import type { Conversation } from '../../src/groups/builder.js';
 
 export const delta = (
   callId: string,

@@ -4,9 +4,9 @@
  */
 import { expect } from 'chai';
 import { PartialArguments } from '../../../src/arguments/partial-arguments.js';
-import type { Assembler } from '../../../src/assembler/assembler.js';
+import type { Assembler } from '../../../src/conversation/assembler.js';
+import type { Conversation } from '../../../src/conversation/conversation.js';
 import type { ToolNode } from '../../../src/definitions/tool-definition.js';
-import type { Conversation } from '../../../src/groups/builder.js';
 import { argumentKeys, type Op, prng } from './sessions.js';
 
 /** Reads some arguments of some tools, as rows and group headers would; seeded. */

@@ -2,7 +2,8 @@
  * Short builders for the events the Assembler tests push, and an Assembler with a fixed clock
  * whose `onError` reports are collected instead of printed.
  */
-import { Assembler, type AssemblerOptions } from '../../../src/assembler/assembler.js';
+import { Assembler, type AssemblerOptions } from '../../../src/conversation/assembler.js';
+import type { Conversation } from '../../../src/conversation/conversation.js';
 import type { AssistantNode } from '../../../src/definitions/assistant-definition.js';
 import type { ToolNode } from '../../../src/definitions/tool-definition.js';
 import type {
@@ -16,7 +17,7 @@ import type {
   ToolResultEvent,
   TurnEvent,
 } from '../../../src/events/types.js';
-import type { Conversation, GroupNode } from '../../../src/groups/builder.js';
+import type { GroupNode } from '../../../src/groups/builder.js';
 
 export function textDelta(
   attemptId: string,

@@ -3,9 +3,10 @@
  * the Match-sharing rule: one immutable Match per input and role, shared by every Definition
  * and Context that matched it, and reused when a Context is replayed.
  */
-import type { AssemblerOptions } from '../../../src/assembler/assembler.js';
+
 import type { Definition } from '../../../src/assembler/definition.js';
 import type { Match } from '../../../src/assembler/match.js';
+import type { AssemblerOptions } from '../../../src/conversation/assembler.js';
 import type { CallfoldEvent } from '../../../src/events/types.js';
 
 export interface Receipt {

@@ -1,23 +1,24 @@
-import { type AssistantNode, assistantDefinition } from '../definitions/assistant-definition.js';
-import { type ToolNode, toolDefinition } from '../definitions/tool-definition.js';
 import { type CallfoldEvent, isStreamEvent, type SessionEvent } from '../events/types.js';
 import { EventError, parseEvent } from '../events/validate.js';
-import { Builder, type BuilderOptions, type Conversation } from '../groups/builder.js';
 import { Context } from './context.js';
 import type { Definition } from './definition.js';
 import type { Emit, Location, Match, Role } from './match.js';
 import { Places } from './places.js';
 import { Times } from './times.js';
 
-export interface AssemblerOptions {
+/** How a NodeAssembler folds and what it publishes; `now` and `onError` as in `AssemblerOptions`. */
+export interface NodeAssemblerOptions<Node, Published> {
   /**
    * The Definitions to fold with, in tie-break order (when two Contexts open on the same
-   * event, the earlier Definition's node comes first). Default: assistant, then tool. Their
-   * nodes must be AssistantNodes or ToolNodes for the default Builder.
+   * event, the earlier Definition's node comes first).
    */
-  readonly definitions?: readonly Definition<unknown, AssistantNode | ToolNode>[];
-  /** Tool-name mappings and the summary wording of groups (see BuilderOptions). */
-  readonly groups?: BuilderOptions;
+  readonly definitions: readonly Definition<unknown, Node>[];
+  /**
+   * Turns the nodes built, in log order, into the published value. Called at each
+   * publication where something changed; one function per NodeAssembler, so it may keep
+   * what it built last to share structure (as the groups Builder does).
+   */
+  readonly compose: (nodes: readonly Node[]) => Published;
   /**
    * The clock that stamps events without `at`, in ms since the Unix epoch. Default: Date.now.
    * It is read at most once per task: events pushed in one synchronous burst (one network
@@ -31,11 +32,11 @@ export interface AssemblerOptions {
   readonly onError?: (error: unknown, definition: string, key: string) => void;
 }
 
-type AnyContext = Context<unknown, AssistantNode | ToolNode>;
-type AnyDefinition = Definition<unknown, AssistantNode | ToolNode>;
-
 /**
- * Folds an agent session's events into the published Conversation.
+ * Folds an agent session's events into nodes through the Definitions it is given, and
+ * publishes what its `compose` step makes of them. It knows no tool: `Assembler` (in
+ * `src/conversation/`) is the default composition, tool and assistant Definitions and the
+ * groups Builder giving a Conversation.
  *
  * - `push` takes events at the live end; `prepend` an older page of durable events;
  *   `reconnect` withdraws every stream event held (the host then pushes the durable events it
@@ -55,43 +56,45 @@ type AnyDefinition = Definition<unknown, AssistantNode | ToolNode>;
  * Stream events are held until their attempt settles (a replay needs them); durable events
  * for the Assembler's life.
  */
-export class Assembler {
-  readonly #definitions: readonly AnyDefinition[];
+export class NodeAssembler<Node, Published> {
+  readonly #definitions: readonly Definition<unknown, Node>[];
   readonly #now: () => number;
   /** The clock's reading for the current task; cleared by a microtask. */
   #clock: number | undefined;
   readonly #clearClock = (): void => {
     this.#clock = undefined;
   };
-  readonly #onError: NonNullable<AssemblerOptions['onError']>;
-  readonly #contexts = new Map<AnyDefinition, Map<string, AnyContext>>();
+  readonly #onError: NonNullable<NodeAssemblerOptions<Node, Published>['onError']>;
+  readonly #contexts = new Map<Definition<unknown, Node>, Map<string, Context<unknown, Node>>>();
   /** Contexts to rebuild at the next publication (each once: see Context.dirty). */
-  #dirty: AnyContext[] = [];
+  #dirty: Context<unknown, Node>[] = [];
   /** Contexts holding stream Matches, by attemptId. */
-  readonly #live = new Map<string, Set<AnyContext>>();
+  readonly #live = new Map<string, Set<Context<unknown, Node>>>();
   readonly #settled = new Set<string>();
   readonly #places = new Places();
   readonly #times = new Times();
   /** The fold in progress, read by `#emit`: reused fields, so matching allocates nothing. */
-  #foldDefinition: AnyDefinition | null = null;
-  #foldContexts: Map<string, AnyContext> | null = null;
+  #foldDefinition: Definition<unknown, Node> | null = null;
+  #foldContexts: Map<string, Context<unknown, Node>> | null = null;
   #foldEvent: CallfoldEvent | null = null;
   #foldLocation: Location = 0;
   #foldStart: Match | undefined;
   #foldUpdate: Match | undefined;
-  readonly #replays: AnyContext[] = [];
+  readonly #replays: Context<unknown, Node>[] = [];
   readonly #emit: Emit = (key, role) => this.#attach(key, role);
   readonly #timeOf = (match: Match): number => this.#times.of(match);
   /** Open Contexts in log order of their opening Match, while `#orderValid`. */
-  #order: AnyContext[] = [];
+  #order: Context<unknown, Node>[] = [];
   #orderValid = true;
-  readonly #builder: Builder;
-  #published: Conversation | null = null;
+  readonly #compose: (nodes: readonly Node[]) => Published;
+  /** What `#compose` last returned; `#hasPublished` tells it from a first publication. */
+  #published: Published | undefined;
+  #hasPublished = false;
 
-  constructor(options: AssemblerOptions = {}) {
-    this.#definitions = options.definitions ?? [assistantDefinition, toolDefinition];
+  constructor(options: NodeAssemblerOptions<Node, Published>) {
+    this.#definitions = options.definitions;
     this.#now = options.now ?? Date.now;
-    this.#builder = new Builder(options.groups);
+    this.#compose = options.compose;
     this.#onError =
       options.onError ??
       ((error, definition, key) => console.warn(`callfold: ${definition} "${key}":`, error));
@@ -136,11 +139,13 @@ export class Assembler {
 
   /**
    * Builds the Contexts that changed since the last publication (a Tool node's build refreshes
-   * its reader, so only observed answers count) and returns the Conversation, sharing every
-   * object that did not change. Returns the same Conversation when nothing did.
+   * its reader, so only observed answers count) and returns what `compose` makes of the
+   * nodes in log order. Returns the last value, without calling `compose`, when nothing changed.
    */
-  publish(): Conversation {
-    if (this.#published && this.#dirty.length === 0 && this.#orderValid) return this.#published;
+  publish(): Published {
+    if (this.#hasPublished && this.#dirty.length === 0 && this.#orderValid) {
+      return this.#published as Published;
+    }
     const dirty = this.#dirty;
     this.#dirty = [];
     for (const context of dirty) {
@@ -148,10 +153,12 @@ export class Assembler {
       this.#build(context);
     }
     if (!this.#orderValid) this.#sortOrder();
-    const nodes: (AssistantNode | ToolNode)[] = [];
-    for (const context of this.#order) if (context.node) nodes.push(context.node);
-    this.#published = this.#builder.build(nodes);
-    return this.#published;
+    const nodes: Node[] = [];
+    for (const context of this.#order) if (context.node !== undefined) nodes.push(context.node);
+    const published = this.#compose(nodes);
+    this.#published = published;
+    this.#hasPublished = true;
+    return published;
   }
 
   #time(): number {
@@ -186,7 +193,7 @@ export class Assembler {
     this.#foldUpdate = undefined;
     for (const definition of this.#definitions) {
       this.#foldDefinition = definition;
-      this.#foldContexts = this.#contexts.get(definition) as Map<string, AnyContext>;
+      this.#foldContexts = this.#contexts.get(definition) as Map<string, Context<unknown, Node>>;
       try {
         definition.match(event, this.#emit);
       } catch (error) {
@@ -196,7 +203,7 @@ export class Assembler {
     this.#foldDefinition = null;
     this.#foldEvent = null;
     const replays = this.#replays;
-    while (replays.length > 0) this.#replay(replays.pop() as AnyContext);
+    while (replays.length > 0) this.#replay(replays.pop() as Context<unknown, Node>);
   }
 
   /** Takes one Match reported by the Definition being matched (see `#fold`). */
@@ -210,7 +217,7 @@ export class Assembler {
       role === 'start'
         ? (this.#foldStart ??= { event, role, location })
         : (this.#foldUpdate ??= { event, role, location });
-    const contexts = this.#foldContexts as Map<string, AnyContext>;
+    const contexts = this.#foldContexts as Map<string, Context<unknown, Node>>;
     let context = contexts.get(key);
     if (!context) {
       context = new Context(definition, key);
@@ -230,13 +237,13 @@ export class Assembler {
     this.#markDirty(context);
   }
 
-  #markDirty(context: AnyContext): void {
+  #markDirty(context: Context<unknown, Node>): void {
     if (context.dirty) return;
     context.dirty = true;
     this.#dirty.push(context);
   }
 
-  #liveSet(attemptId: string): Set<AnyContext> {
+  #liveSet(attemptId: string): Set<Context<unknown, Node>> {
     let set = this.#live.get(attemptId);
     if (!set) {
       set = new Set();
@@ -245,7 +252,7 @@ export class Assembler {
     return set;
   }
 
-  #opened(context: AnyContext): void {
+  #opened(context: Context<unknown, Node>): void {
     const last = this.#order[this.#order.length - 1];
     if (
       this.#orderValid &&
@@ -257,7 +264,7 @@ export class Assembler {
     }
   }
 
-  #replay(context: AnyContext): void {
+  #replay(context: Context<unknown, Node>): void {
     const opened = context.opened;
     try {
       context.replay(this.#timeOf);
@@ -281,7 +288,7 @@ export class Assembler {
     }
   }
 
-  #build(context: AnyContext): void {
+  #build(context: Context<unknown, Node>): void {
     if (context.matches.length === 0) {
       const contexts = this.#contexts.get(context.definition);
       if (contexts?.get(context.key) === context) contexts.delete(context.key);
@@ -302,7 +309,7 @@ export class Assembler {
 
   #sortOrder(): void {
     const rank = new Map(this.#definitions.map((definition, i) => [definition, i]));
-    const order: AnyContext[] = [];
+    const order: Context<unknown, Node>[] = [];
     for (const contexts of this.#contexts.values()) {
       for (const context of contexts.values())
         if (context.opened !== undefined) order.push(context);
