@@ -4,7 +4,7 @@
  */
 import { expect } from 'chai';
 import { from, lastValueFrom, queueScheduler } from 'rxjs';
-import { Assembler } from '../../src/assembler/assembler.js';
+import { Assembler } from '../../src/conversation/assembler.js';
 import type { ToolNode } from '../../src/definitions/tool-definition.js';
 import { decodeSSE, encodeSSE } from '../../src/events/sse.js';
 import { decodeTranscript, encodeTranscriptLine } from '../../src/events/transcript.js';
