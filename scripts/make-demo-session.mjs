@@ -277,7 +277,8 @@ function respond({ attemptId, reasoning, text, calls = [], parallel = false, cut
       argsText: stream.argsText,
     });
   }
-  record({ type: 'assistant/message', messageId, attemptId, blocks });
+  const stopReason = streams.length > 0 ? 'tool-calls' : 'end';
+  record({ type: 'assistant/message', messageId, attemptId, blocks, stopReason });
   for (const stream of streams) {
     record({ type: 'tool/call', callId: stream.callId, name: stream.name, args: stream.argsText });
   }

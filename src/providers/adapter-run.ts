@@ -2,7 +2,7 @@ import { Observable } from 'rxjs';
 import { describeValue } from '../events/describe-value.js';
 import { jsonText } from '../events/json-text.js';
 import type { CallfoldEvent } from '../events/types.js';
-import { Attempt, type Dispatch } from './attempt.js';
+import { Attempt, type Dispatch, type Ending } from './attempt.js';
 import { DONE, type ProviderSource, pumpChunks } from './provider-source.js';
 import { ProviderStreamError } from './provider-stream-error.js';
 import { isRecord } from './read-chunk.js';
@@ -165,16 +165,16 @@ export class AdapterRun {
   }
 
   /** The live attempt ended normally (see `Attempt.finish`). */
-  finishAttempt(truncated = false): void {
+  finishAttempt(ending: Ending = {}): void {
     const live = this.live;
     if (!live) return;
     live.messageId ??= this.messageId;
-    live.finish(truncated);
+    live.finish(ending);
   }
 
   /** The provider's terminal event: the live attempt ends normally and the run ends. */
-  finish(truncated = false): void {
-    this.finishAttempt(truncated);
+  finish(ending: Ending = {}): void {
+    this.finishAttempt(ending);
     this.#ended = true;
   }
 

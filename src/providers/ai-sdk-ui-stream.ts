@@ -2,14 +2,16 @@ import type { Observable } from 'rxjs';
 import { jsonText } from '../events/json-text.js';
 import type { CallfoldEvent } from '../events/types.js';
 import { type AdapterOptions, type AdapterRun, adapt } from './adapter-run.js';
+import type { ToolPart } from './attempt.js';
 import { DONE, type ProviderSource } from './provider-source.js';
 import { ProviderStreamError } from './provider-stream-error.js';
 import { isRecord } from './read-chunk.js';
+import { isCut, stopReasonOf } from './stop-reason.js';
 
 const provider = 'ai-sdk-ui-stream';
 
 /**
- * Translates a Vercel AI SDK v5 UI message stream into CallfoldEvents: the `UIMessageChunk`
+ * Translates a Vercel AI SDK (v5 and v6) UI message stream into CallfoldEvents: the `UIMessageChunk`
  * objects of `result.toUIMessageStream()` (a ReadableStream or any async iterable), or the
  * raw SSE of `toUIMessageStreamResponse()` (`data: {chunk}` … `data: [DONE]`).
  *
@@ -26,11 +28,19 @@ const provider = 'ai-sdk-ui-stream';
  *   `finishReason: 'length'` truncated). `abort` settles the live step without records and
  *   ends the run; `error` fails the stream (`ProviderStreamError`).
  * - `tool-output-available` (final, not `preliminary`) and `tool-output-error` become
- *   `tool/result` events numbered by the session (`tool-output-denied`: an error result
- *   with output `'denied'`). The server runs tools inside the step, so a result for a call
- *   of the live step is held until that step has settled (its `tool/call` must come first);
- *   if the step is cut or fails, its held results are dropped with it. With
- *   `dispatch: 'host'` tool outputs are not translated: the host reports its own results.
+ *   `tool/result` events numbered by the session. The server runs tools inside the step, so
+ *   a result for a call of the live step is held until that step has settled (its
+ *   `tool/call` must come first); if the step is cut or fails, its held results are dropped
+ *   with it. With `dispatch: 'host'` tool outputs are not translated: the host reports its
+ *   own results (a provider-executed call's result is still recorded).
+ * - Approval (v6): `tool-approval-request` becomes a durable `tool/approval-request`
+ *   (`approvalId` kept), held like a result until the step's `tool/call`;
+ *   `tool-output-denied` becomes `tool/approval` with `approved: false` (the call never gets
+ *   a result). An output of a call whose request was never answered in the session records
+ *   `tool/approval` with `approved: true` first. With `dispatch: 'host'` the host records
+ *   approvals itself.
+ * - `finish.finishReason` is the last step's `stopReason` (`length` and `content-filter`
+ *   mark a call open at the end `incomplete`).
  * - Other chunks (sources, files, `data-*`, metadata) are ignored.
  *
  * Cut streams, errors and `dispatch` are as for every adapter: see `AdapterOptions`.
@@ -50,31 +60,80 @@ export function fromAISDKUIStream(
   return adapt(provider, source, options, (run) => uiStreamFolder(run, options));
 }
 
-interface HeldResult {
-  readonly callId: string;
-  readonly output: unknown;
-  readonly isError: boolean;
-}
+/** A durable record that must wait until the live step has settled (its `tool/call` comes first). */
+type Held = () => void;
 
 function uiStreamFolder(run: AdapterRun, options: AdapterOptions): (chunk: unknown) => void {
-  let held: HeldResult[] = [];
+  let held: Held[] = [];
+  const host = options.dispatch === 'host';
 
   const flush = () => {
-    const results = held;
+    const records = held;
     held = [];
-    for (const { callId, output, isError } of results) {
-      run.emit(run.session.result(callId, output, isError ? true : undefined));
-    }
+    for (const record of records) record();
   };
-  const result = (callId: unknown, output: unknown, isError: boolean) => {
-    if (options.dispatch === 'host' || typeof callId !== 'string' || callId === '') return;
-    if (run.live?.hasCall(callId)) held.push({ callId, output, isError });
-    else run.emit(run.session.result(callId, output, isError ? true : undefined));
+  /** The callId the provider's `toolCallId` got (renamed when the session already held it). */
+  const callIdOf = (toolCallId: string): string =>
+    run.live?.callIdOf(toolCallId) ?? run.session.callIdOf(toolCallId) ?? toolCallId;
+  /** Runs `record` now, or once the live step has settled when the call belongs to it. */
+  const after = (callId: string, record: Held) => {
+    if (run.live?.hasCall(callId)) held.push(record);
+    else record();
+  };
+  const result = (toolCallId: unknown, output: unknown, isError: boolean, provider: boolean) => {
+    if (typeof toolCallId !== 'string' || toolCallId === '') return;
+    if (provider) {
+      const live = run.live;
+      if (live?.callIdOf(toolCallId) !== undefined)
+        live.providerResult(toolCallId, output, isError);
+      else {
+        const callId = callIdOf(toolCallId);
+        run.emit(
+          run.session.record({
+            type: 'tool/result',
+            callId,
+            output,
+            executor: 'provider',
+            ...(isError ? { isError } : {}),
+          }),
+        );
+      }
+      return;
+    }
+    if (host) return;
+    const callId = callIdOf(toolCallId);
+    after(callId, () => {
+      // An output after a request no answer was recorded for implies the approval.
+      if (run.session.approvalOf(callId) === 'requested') {
+        run.emit(run.session.record({ type: 'tool/approval', callId, approved: true }));
+      }
+      run.emit(run.session.result(callId, output, isError ? true : undefined));
+    });
+  };
+  const approval = (chunk: Record<string, unknown>, approved: boolean | undefined) => {
+    const { toolCallId } = chunk;
+    if (host || typeof toolCallId !== 'string' || toolCallId === '') return;
+    const callId = callIdOf(toolCallId);
+    const approvalId =
+      typeof chunk.approvalId === 'string' && chunk.approvalId !== ''
+        ? { approvalId: chunk.approvalId }
+        : {};
+    after(callId, () => {
+      if (approved === undefined) {
+        run.emit(run.session.record({ type: 'tool/approval-request', callId, ...approvalId }));
+      } else if (run.session.approvalOf(callId) !== 'denied') {
+        const reason = typeof chunk.reason === 'string' ? { reason: chunk.reason } : {};
+        run.emit(
+          run.session.record({ type: 'tool/approval', callId, approved, ...reason, ...approvalId }),
+        );
+      }
+    });
   };
   const endCall = (chunk: Record<string, unknown>) => {
     const attempt = run.attempt();
     const key = `c:${chunk.toolCallId}`;
-    if (!attempt.named(key)) attempt.tool(key, { id: chunk.toolCallId, name: chunk.toolName });
+    if (!attempt.named(key))
+      attempt.tool(key, { id: chunk.toolCallId, name: chunk.toolName, ...shapeOf(chunk) });
     attempt.end(key, inputText(run, attempt.argsText(key) ?? '', chunk.input));
   };
 
@@ -115,7 +174,11 @@ function uiStreamFolder(run: AdapterRun, options: AdapterOptions): (chunk: unkno
         run.attempt().end(`r:${chunk.id}`);
         break;
       case 'tool-input-start':
-        run.attempt().tool(`c:${chunk.toolCallId}`, { id: chunk.toolCallId, name: chunk.toolName });
+        run.attempt().tool(`c:${chunk.toolCallId}`, {
+          id: chunk.toolCallId,
+          name: chunk.toolName,
+          ...shapeOf(chunk),
+        });
         break;
       case 'tool-input-delta':
         run.attempt().tool(`c:${chunk.toolCallId}`, { args: chunk.inputTextDelta });
@@ -124,23 +187,30 @@ function uiStreamFolder(run: AdapterRun, options: AdapterOptions): (chunk: unkno
       case 'tool-input-error':
         endCall(chunk);
         break;
+      case 'tool-approval-request':
+        approval(chunk, undefined);
+        break;
       case 'tool-output-available':
-        if (chunk.preliminary !== true) result(chunk.toolCallId, chunk.output, false);
+        if (chunk.preliminary !== true) {
+          result(chunk.toolCallId, chunk.output, false, chunk.providerExecuted === true);
+        }
         break;
       case 'tool-output-error':
-        result(chunk.toolCallId, chunk.errorText, true);
+        result(chunk.toolCallId, chunk.errorText, true, chunk.providerExecuted === true);
         break;
       case 'tool-output-denied':
-        result(chunk.toolCallId, 'denied', true);
+        approval(chunk, false);
         break;
       case 'finish-step':
         run.finishAttempt();
         flush();
         break;
-      case 'finish':
-        run.finish(chunk.finishReason === 'length');
+      case 'finish': {
+        const stopReason = stopReasonOf(chunk.finishReason);
+        run.finish(stopReason === undefined ? {} : { stopReason, truncated: isCut(stopReason) });
         flush();
         break;
+      }
       case 'abort':
         held = [];
         run.stop();
@@ -155,6 +225,14 @@ function uiStreamFolder(run: AdapterRun, options: AdapterOptions): (chunk: unkno
       default:
         break;
     }
+  };
+}
+
+/** A call's shape from a `tool-input-*` chunk: `inputEncoding: 'text'`, `providerExecuted`. */
+function shapeOf(chunk: Record<string, unknown>): Pick<ToolPart, 'input' | 'executor'> {
+  return {
+    ...(chunk.inputEncoding === 'text' ? { input: 'text' as const } : {}),
+    ...(chunk.providerExecuted === true ? { executor: 'provider' as const } : {}),
   };
 }
 

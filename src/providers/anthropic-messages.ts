@@ -4,6 +4,7 @@ import { type AdapterOptions, type AdapterRun, adapt } from './adapter-run.js';
 import type { ProviderSource } from './provider-source.js';
 import { errorMessage, ProviderStreamError } from './provider-stream-error.js';
 import { field, isRecord } from './read-chunk.js';
+import { isCut, stopReasonOf } from './stop-reason.js';
 
 const provider = 'anthropic-messages';
 
@@ -14,13 +15,22 @@ const provider = 'anthropic-messages';
  *
  * - `message_start` names the message. `content_block_start` opens block `index`:
  *   `tool_use` (with its `id` and `name`, shown at once), `text` or `thinking`; other block
- *   types (server tools, redacted thinking) are skipped. `content_block_delta` carries
+ *   types (redacted thinking, citations) are skipped. `content_block_delta` carries
  *   `input_json_delta.partial_json`, `text_delta.text` or `thinking_delta.thinking`;
  *   `content_block_stop` ends the block (a tool's text is its joined `partial_json`; with none,
  *   the block start's `input` when not empty, else `{}`).
- * - `message_stop` ends the response normally; with `message_delta.delta.stop_reason`
- *   `max_tokens` it is truncated (its last block, if a call, is not dispatched). `ping` is
- *   ignored; `error` fails the stream (`ProviderStreamError`).
+ * - Server tools: a `server_tool_use` (or `mcp_tool_use`) block is a call with
+ *   `executor: 'provider'` (name: the provider's, e.g. `web_search`, `code_execution`, or the
+ *   MCP tool's own); its `tool/call` is recorded when its block stops. A result block (any
+ *   `*_tool_result`: `web_search_tool_result`, `web_fetch_tool_result`,
+ *   `code_execution_tool_result`, `tool_search_tool_result`, `mcp_tool_result`, …) records
+ *   its `tool/result` at once, `output` being its `content` as given, `isError` when that
+ *   content is an `*_error` (or `is_error` is true). A result in a later response (after
+ *   `pause_turn`) finds its call through the session.
+ * - `message_stop` ends the response normally with `message_delta.delta.stop_reason` as the
+ *   message's `stopReason`; with `max_tokens` (or `refusal`) it is truncated: its last block,
+ *   if a call, is marked `incomplete` and not dispatched. `ping` is ignored; `error` fails
+ *   the stream (`ProviderStreamError`).
  *
  * Cut streams, errors and `dispatch` are as for every adapter: see `AdapterOptions`.
  *
@@ -38,7 +48,7 @@ export function fromAnthropicMessages(
 }
 
 function anthropicFolder(run: AdapterRun): (chunk: unknown) => void {
-  let truncated = false;
+  let stopReason: string | undefined;
   /** A tool's `input` from its block start, used only when no `partial_json` follows (some proxies send it whole). */
   const inputs = new Map<string, string>();
   return (chunk) => {
@@ -58,11 +68,22 @@ function anthropicFolder(run: AdapterRun): (chunk: unknown) => void {
       }
       case 'content_block_start': {
         const block = field(chunk, 'content_block');
-        if (block?.type === 'tool_use') {
-          attempt.tool(key, { id: block.id, name: block.name });
+        const kind = block?.type;
+        if (kind === 'tool_use' || kind === 'server_tool_use' || kind === 'mcp_tool_use') {
+          attempt.tool(
+            key,
+            kind === 'tool_use'
+              ? { id: block?.id, name: block?.name }
+              : { id: block?.id, name: block?.name, executor: 'provider' },
+          );
+          if (!block) break;
           if (isRecord(block.input) && Object.keys(block.input).length > 0) {
             const input = run.json(block.input, 'tool_use input');
             if (input !== undefined) inputs.set(key, input);
+          }
+        } else if (typeof kind === 'string' && kind.endsWith('_tool_result') && block) {
+          if (typeof block.tool_use_id === 'string' && block.tool_use_id !== '') {
+            attempt.providerResult(block.tool_use_id, block.content, isErrorResult(block));
           }
         } else if (block?.type === 'text') {
           attempt.open(key, 'text');
@@ -86,13 +107,20 @@ function anthropicFolder(run: AdapterRun): (chunk: unknown) => void {
         attempt.end(key, inputs.get(key));
         break;
       case 'message_delta':
-        if (field(chunk, 'delta')?.stop_reason === 'max_tokens') truncated = true;
+        stopReason = stopReasonOf(field(chunk, 'delta')?.stop_reason) ?? stopReason;
         break;
       case 'message_stop':
-        run.finish(truncated);
+        run.finish(stopReason === undefined ? {} : { stopReason, truncated: isCut(stopReason) });
         break;
       default:
         break;
     }
   };
+}
+
+/** A server tool's result block reports an error: `is_error`, or content of an `*_error` type. */
+function isErrorResult(block: Record<string, unknown>): boolean {
+  if (block.is_error === true) return true;
+  const content = block.content;
+  return isRecord(content) && typeof content.type === 'string' && content.type.endsWith('_error');
 }

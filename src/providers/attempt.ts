@@ -1,5 +1,14 @@
-import type { CallfoldEvent, MessageBlock } from '../events/types.js';
-import type { Session } from './session.js';
+import { jsonText } from '../events/json-text.js';
+import type {
+  CallfoldEvent,
+  MessageBlock,
+  StopReason,
+  ToolExecutor,
+  ToolInput,
+  ToolUseBlock,
+} from '../events/types.js';
+import { isRecord } from './read-chunk.js';
+import type { CallShape, Session } from './session.js';
 
 /** Who emits `tool/call` and `stream/settle` when a response ends normally. */
 export type Dispatch = 'adapter' | 'host';
@@ -23,6 +32,14 @@ interface ToolBlockState {
   callId: string | undefined;
   readonly parts: string[];
   final: string | undefined;
+  /** Object arguments as the provider sent them (`parts` then holds their JSON text). */
+  object: Record<string, unknown> | undefined;
+  input: ToolInput | undefined;
+  executor: ToolExecutor | undefined;
+  /** A provider-executed call's `tool/call` was emitted. */
+  recorded: boolean;
+  /** The response was cut inside this call. */
+  cut: boolean;
 }
 
 type BlockState = TextBlockState | ToolBlockState;
@@ -31,7 +48,20 @@ type BlockState = TextBlockState | ToolBlockState;
 export interface ToolPart {
   readonly id?: unknown;
   readonly name?: unknown;
+  /** A fragment of argument text, or the whole arguments as an object (OpenAI-compatible servers). */
   readonly args?: unknown;
+  /** `'text'`: the fragments are free-form text (a custom tool), not JSON. */
+  readonly input?: ToolInput;
+  /** `'provider'`: the provider runs this call (a server or hosted tool). */
+  readonly executor?: ToolExecutor;
+}
+
+/** How a response ended, as `finish` takes it. */
+export interface Ending {
+  /** The provider's reason, already in callfold's words where one fits (see `stopReasonOf`). */
+  readonly stopReason?: StopReason;
+  /** The provider stopped inside the response (token limit, content filter): its last block, if a call, is cut. */
+  readonly truncated?: boolean;
 }
 
 /**
@@ -44,16 +74,23 @@ export interface ToolPart {
  *    carries the name, the call's callId and every argument fragment received so far
  *    (arguments that arrive before the name are held, not dropped); later deltas carry one
  *    non-empty fragment each. The callId is the provider's id when one arrived by then and is
- *    not already used in this attempt, else `${attemptId}:${block}`; it never changes.
+ *    not already used in the session (`Session.claimCallId`), else `${attemptId}:${block}`
+ *    with the provider's id as `providerCallId`; it never changes. `input` and `executor`
+ *    travel on every delta of the call, the tool-use block and the `tool/call`. Object
+ *    arguments are streamed as their JSON text and dispatched as the object.
  * 3. `stream/block-end` when the provider ends a block (or at `finish` for blocks it never
  *    ends), with the authoritative text: the provider's full text when it sends one, else the
  *    fragments joined. A tool call whose argument text is empty or blank gets `{}`.
  * 4. At `finish`: the `assistant/message` (text and reasoning blocks with text, and tool-use
- *    blocks of named calls, in block order), then with `dispatch: 'adapter'` a `tool/call`
- *    per complete call and `stream/settle`. A call is complete when it is named and ended,
- *    unless the response was truncated and it is the response's last block (its arguments
- *    were cut by the token limit).
- * 5. At `abort`: `stream/settle` alone.
+ *    blocks of named calls, in block order, with the `stopReason`), then with
+ *    `dispatch: 'adapter'` a `tool/call` per complete client call and `stream/settle`. A
+ *    call is complete when it is named and ended, unless the response was truncated and it
+ *    is the response's last block: then its arguments were cut, its block is marked
+ *    `incomplete` and it is never dispatched.
+ * 5. A provider-executed call (`executor: 'provider'`) gets its durable `tool/call` as soon
+ *    as its block ends, and its `tool/result` when the provider reports it (`providerResult`),
+ *    whatever `dispatch` says: the host runs nothing for it.
+ * 6. At `abort`: `stream/settle` alone (a provider-executed call already recorded stays).
  */
 export class Attempt {
   readonly attemptId: string;
@@ -102,6 +139,11 @@ export class Attempt {
             callId: undefined,
             parts: [],
             final: undefined,
+            object: undefined,
+            input: undefined,
+            executor: undefined,
+            recorded: false,
+            cut: false,
           }
         : { kind, block, parts: [], shown: false, final: undefined },
     );
@@ -142,7 +184,19 @@ export class Attempt {
     if (state.callId === undefined && state.providerId === undefined && nonEmpty(part.id)) {
       state.providerId = part.id;
     }
-    const args = typeof part.args === 'string' && state.final === undefined ? part.args : '';
+    if (state.callId === undefined) {
+      state.input ??= part.input;
+      state.executor ??= part.executor;
+    }
+    let args = typeof part.args === 'string' && state.final === undefined ? part.args : '';
+    if (isPlainRecord(part.args) && state.final === undefined && state.input === undefined) {
+      // Whole arguments as an object: shown as their JSON text, dispatched as the object.
+      const text = writeJson(part.args);
+      if (text !== undefined && state.parts.length === 0) {
+        state.object = part.args;
+        args = text;
+      }
+    }
     if (args.length > 0) state.parts.push(args);
     if (state.callId !== undefined) {
       if (args.length > 0) this.#toolDelta(state, args);
@@ -164,15 +218,31 @@ export class Attempt {
     return state?.kind === 'tool' ? state.parts.join('') : undefined;
   }
 
-  /** The provider ended block `key`; `text`, when given, is its authoritative full text. */
+  /**
+   * The provider ended block `key`; `text`, when given, is its authoritative full text (for a
+   * call, an object stands for its arguments). A provider-executed call is recorded at once.
+   */
   end(key: string, text?: unknown): void {
     const state = this.#blocks.get(key);
     if (!state || state.final !== undefined || !this.live) return;
     const given = typeof text === 'string' ? text : undefined;
     if (state.kind === 'tool') {
-      const final = given ?? state.parts.join('');
-      state.final = final.trim() === '' ? '{}' : final;
-      if (state.callId !== undefined) this.#toolEnd(state);
+      if (given === undefined && isPlainRecord(text) && state.input === undefined) {
+        const json = writeJson(text);
+        if (json !== undefined) {
+          state.object = text;
+          state.final = json;
+        }
+      }
+      if (given !== undefined && state.object !== undefined && given !== state.parts.join('')) {
+        state.object = undefined;
+      }
+      const final = state.final ?? given ?? state.parts.join('');
+      state.final = final.trim() === '' && state.input === undefined ? '{}' : final;
+      if (state.callId !== undefined) {
+        this.#toolEnd(state);
+        if (state.executor === 'provider' && !state.cut) this.#record(state);
+      }
       return;
     }
     state.final = given ?? state.parts.join('');
@@ -190,41 +260,84 @@ export class Attempt {
   }
 
   /**
-   * The response ended normally: ends open blocks, then emits the durable records and the
-   * settle (see rule 4). `truncated`: the provider stopped at its token limit.
+   * The provider reports the result of a call it ran: `id` is its id for the call (or the
+   * block key). Records the call first if its block has not ended, then the `tool/result`.
+   * A result for a call of an earlier response (Anthropic's deferred results) is keyed
+   * through the session.
    */
-  finish(truncated = false): void {
+  providerResult(id: string, output: unknown, isError = false): void {
     if (!this.live) return;
+    const state = this.#callOf(id);
+    if (state && state.callId !== undefined && !state.recorded) {
+      if (state.final === undefined) this.end(this.#keyOf(state) as string);
+      this.#record(state);
+    }
+    const callId = state?.callId ?? this.#session.callIdOf(id) ?? id;
+    this.#emit(
+      this.#session.record(
+        isError
+          ? { type: 'tool/result', callId, output, isError: true, executor: 'provider' }
+          : { type: 'tool/result', callId, output, executor: 'provider' },
+      ),
+    );
+  }
+
+  /** The callId of the call the provider knows as `providerId` in this attempt, if any. */
+  callIdOf(providerId: string): string | undefined {
+    for (const state of this.#blocks.values()) {
+      if (state.kind === 'tool' && state.providerId === providerId) return state.callId;
+    }
+    return undefined;
+  }
+
+  /**
+   * The response ended normally: ends open blocks, then emits the durable records and the
+   * settle (see rule 4). `truncated`: the provider stopped inside the response (its token
+   * limit, a content filter), so a call open at the end is cut.
+   */
+  finish(ending: Ending = {}): void {
+    if (!this.live) return;
+    let lastBlock: BlockState | undefined;
+    for (const state of this.#blocks.values()) {
+      const shown =
+        state.kind === 'tool'
+          ? state.name !== undefined
+          : (state.final ?? state.parts.join('')) !== '';
+      if (shown) lastBlock = state;
+    }
+    if (ending.truncated && lastBlock?.kind === 'tool' && !lastBlock.recorded) lastBlock.cut = true;
     for (const [key] of this.#blocks) this.end(key);
     const blocks: MessageBlock[] = [];
     const calls: ToolBlockState[] = [];
-    let last: BlockState | undefined;
     for (const state of this.#blocks.values()) {
       if (state.kind === 'tool') {
         if (state.callId === undefined || state.name === undefined) continue;
-        const argsText = state.final as string;
-        blocks.push({ type: 'tool-use', callId: state.callId, name: state.name, argsText });
-        calls.push(state);
-        last = state;
+        blocks.push(this.#toolUse(state));
+        if (state.executor !== 'provider' && !state.cut) calls.push(state);
       } else if (state.final) {
         blocks.push({ type: state.kind, text: state.final });
-        last = state;
       }
     }
     this.#state = 'finished';
+    const stopReason = ending.stopReason ?? (calls.length > 0 ? 'tool-calls' : 'end');
     this.#emit(
       this.#session.record({
         type: 'assistant/message',
         messageId: this.messageId ?? this.attemptId,
         attemptId: this.attemptId,
         blocks,
+        stopReason,
       }),
     );
     if (this.#dispatch === 'host') return;
     for (const call of calls) {
-      if (truncated && call === last) continue;
       this.#emit(
-        this.#session.call(call.callId as string, call.name as string, call.final as string),
+        this.#session.call(
+          call.callId as string,
+          call.name as string,
+          argsOf(call),
+          this.#shape(call),
+        ),
       );
     }
     this.#emit({ type: 'stream/settle', attemptId: this.attemptId });
@@ -238,9 +351,7 @@ export class Attempt {
   }
 
   #show(state: ToolBlockState): void {
-    const id = state.providerId;
-    const callId =
-      id !== undefined && !this.#callIds.has(id) ? id : `${this.attemptId}:${state.block}`;
+    const callId = this.#session.claimCallId(state.providerId, `${this.attemptId}:${state.block}`);
     state.callId = callId;
     this.#callIds.add(callId);
     this.#emit({
@@ -250,8 +361,57 @@ export class Attempt {
       callId,
       name: state.name as string,
       args: state.parts.join(''),
+      ...this.#shape(state),
     });
-    if (state.final !== undefined) this.#toolEnd(state);
+    if (state.final !== undefined) {
+      this.#toolEnd(state);
+      if (state.executor === 'provider') this.#record(state);
+    }
+  }
+
+  /** The optional fields a call carries on its deltas, its tool-use block and its `tool/call`. */
+  #shape(state: ToolBlockState): CallShape {
+    const shape: { -readonly [K in keyof CallShape]: CallShape[K] } = {};
+    if (state.input !== undefined) shape.input = state.input;
+    if (state.executor !== undefined) shape.executor = state.executor;
+    if (state.providerId !== undefined && state.providerId !== state.callId) {
+      shape.providerCallId = state.providerId;
+    }
+    return shape;
+  }
+
+  #toolUse(state: ToolBlockState): ToolUseBlock {
+    return {
+      type: 'tool-use',
+      callId: state.callId as string,
+      name: state.name as string,
+      argsText: state.final as string,
+      ...this.#shape(state),
+      ...(state.cut ? { incomplete: true } : {}),
+    };
+  }
+
+  /** Emits a provider-executed call's durable `tool/call`, once. */
+  #record(state: ToolBlockState): void {
+    if (state.recorded || state.callId === undefined || state.final === undefined) return;
+    state.recorded = true;
+    this.#emit(
+      this.#session.call(state.callId, state.name as string, argsOf(state), this.#shape(state)),
+    );
+  }
+
+  #callOf(id: string): ToolBlockState | undefined {
+    const byKey = this.#blocks.get(id);
+    if (byKey?.kind === 'tool') return byKey;
+    for (const state of this.#blocks.values()) {
+      if (state.kind === 'tool' && (state.providerId === id || state.callId === id)) return state;
+    }
+    return undefined;
+  }
+
+  #keyOf(target: ToolBlockState): string | undefined {
+    for (const [key, state] of this.#blocks) if (state === target) return key;
+    return undefined;
   }
 
   #toolDelta(state: ToolBlockState, args: string): void {
@@ -261,6 +421,7 @@ export class Attempt {
       block: state.block,
       callId: state.callId as string,
       args,
+      ...this.#shape(state),
     });
   }
 
@@ -271,10 +432,31 @@ export class Attempt {
       block: state.block,
       callId: state.callId as string,
       text: state.final as string,
+      ...(state.input === undefined ? {} : { input: state.input }),
     });
   }
 }
 
+/** What a call is dispatched with: the provider's object when it sent one, else the text. */
+function argsOf(state: ToolBlockState): string | Record<string, unknown> {
+  return state.object ?? (state.final as string);
+}
+
 function nonEmpty(value: unknown): value is string {
   return typeof value === 'string' && value.length > 0;
+}
+
+function isPlainRecord(value: unknown): value is Record<string, unknown> {
+  if (!isRecord(value)) return false;
+  const prototype = Object.getPrototypeOf(value);
+  return prototype === Object.prototype || prototype === null;
+}
+
+/** JSON text of untrusted arguments, or undefined when they cannot be written (cyclic, BigInt). */
+function writeJson(value: Record<string, unknown>): string | undefined {
+  try {
+    return jsonText(value);
+  } catch {
+    return undefined;
+  }
 }

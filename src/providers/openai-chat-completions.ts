@@ -4,6 +4,7 @@ import { type AdapterOptions, type AdapterRun, adapt } from './adapter-run.js';
 import { DONE, type ProviderSource } from './provider-source.js';
 import { errorMessage, ProviderStreamError } from './provider-stream-error.js';
 import { field, isRecord, list } from './read-chunk.js';
+import { isCut, stopReasonOf } from './stop-reason.js';
 
 const provider = 'openai-chat-completions';
 
@@ -20,11 +21,16 @@ const provider = 'openai-chat-completions';
  *   arguments before the name (held until it arrives), no id at all (the callId becomes
  *   `${attemptId}:${block}`), empty argument strings, interleaved indexes, a missing
  *   `index` (the position in `tool_calls`), and a new id at an index already in use (some
- *   servers number every parallel call 0): it opens a new call.
- * - The response ends normally at the first `finish_reason` (or at `[DONE]`). Every block
- *   ends then (Chat Completions sends no per-block end) with its joined fragments. With
- *   `finish_reason` `length` or `content_filter` the response is truncated and its last
- *   block, if a call, is not dispatched.
+ *   servers number every parallel call 0): it opens a new call. `function.arguments` sent
+ *   as an object (some OpenAI-compatible servers) is shown as its JSON text and dispatched
+ *   as that object.
+ * - Free-form (custom) tools: `type: 'custom'` with `custom: { name, input }` deltas stream as
+ *   `input: 'text'` calls (the fragments are raw text, not JSON).
+ * - The response ends normally at the first `finish_reason` (or at `[DONE]`), which becomes
+ *   the message's `stopReason`. Every block ends then (Chat Completions sends no per-block
+ *   end) with its joined fragments. With `finish_reason` `length` or `content_filter` the
+ *   response is truncated: its last block, if a call, is marked `incomplete` and not
+ *   dispatched.
  * - A chunk with an `error` member fails the stream (`ProviderStreamError`).
  *
  * Cut streams, errors and `dispatch` are as for every adapter: see `AdapterOptions`.
@@ -86,6 +92,16 @@ function chatCompletionsFolder(run: AdapterRun): (chunk: unknown) => void {
       list(delta.tool_calls).forEach((call, position) => {
         if (!isRecord(call)) return;
         const index = typeof call.index === 'number' ? call.index : position;
+        const custom = field(call, 'custom');
+        if (custom || call.type === 'custom') {
+          attempt.tool(slotOf(index, call.id), {
+            id: call.id,
+            name: custom?.name,
+            args: custom?.input,
+            input: 'text',
+          });
+          return;
+        }
         const fn = field(call, 'function');
         attempt.tool(slotOf(index, call.id), {
           id: call.id,
@@ -94,9 +110,7 @@ function chatCompletionsFolder(run: AdapterRun): (chunk: unknown) => void {
         });
       });
     }
-    const reason = choice.finish_reason;
-    if (typeof reason === 'string' && reason !== '') {
-      run.finish(reason === 'length' || reason === 'content_filter');
-    }
+    const stopReason = stopReasonOf(choice.finish_reason);
+    if (stopReason !== undefined) run.finish({ stopReason, truncated: isCut(stopReason) });
   };
 }

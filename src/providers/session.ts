@@ -2,7 +2,10 @@ import type {
   SessionEvent,
   SettleEvent,
   ToolCallEvent,
+  ToolExecutor,
+  ToolInput,
   ToolResultEvent,
+  ToolUseBlock,
   TurnEvent,
 } from '../events/types.js';
 import { parseEvent } from '../events/validate.js';
@@ -26,6 +29,13 @@ export interface SessionOptions {
   readonly attemptId?: () => string;
 }
 
+/** The optional fields of a call's real-world shape, as a `tool/call` carries them. */
+export interface CallShape {
+  readonly input?: ToolInput;
+  readonly executor?: ToolExecutor;
+  readonly providerCallId?: string;
+}
+
 let attempts = 0;
 /** Unique across sessions and page loads: an Assembler ignores stream events of an attemptId it saw settle. */
 function uniqueAttemptId(): string {
@@ -45,6 +55,10 @@ function uniqueAttemptId(): string {
  *    throws an `EventError` and takes no number.
  * 3. `history()` and `page()` return the kept events in ascending `seq`, the same objects
  *    that were returned when they were numbered. Stream events are never kept.
+ * 4. Call ids are unique in the session: `claimCallId` gives an adapter the provider's id
+ *    unless the session already holds it (in its history, in any event it numbered, or
+ *    claimed by an earlier response), and remembers which callId each provider id got last,
+ *    so a provider that reuses ids (`call_1` in every response) never merges two calls.
  *
  * Pass one Session to every adapter run of a conversation (`{ session }`), and report the
  * host's tool results through it so they are numbered in the same sequence:
@@ -62,6 +76,12 @@ export class Session {
   readonly #events: SessionEvent[];
   readonly #now: () => number;
   readonly #attemptId: () => string;
+  /** Every callId this session holds or gave out. */
+  readonly #callIds = new Set<string>();
+  /** The callId each provider id got last. */
+  readonly #byProvider = new Map<string, string>();
+  /** Each call's approval state, from its approval events. */
+  readonly #approvals = new Map<string, 'requested' | 'approved' | 'denied'>();
   #seq: number;
 
   constructor(options: SessionOptions = {}) {
@@ -72,6 +92,7 @@ export class Session {
       if (!(event.seq > last))
         throw new RangeError('session history: seq must be strictly increasing');
       last = event.seq;
+      this.#note(event);
     }
     this.#seq = this.#events.length > 0 ? Math.floor(last) : 0;
     this.#now = options.now ?? Date.now;
@@ -94,12 +115,82 @@ export class Session {
     parseEvent(numbered);
     this.#seq += 1;
     this.#events.push(numbered as unknown as SessionEvent);
+    this.#note(numbered as unknown as SessionEvent);
     return numbered;
   }
 
-  /** A numbered `tool/call`: for hosts that dispatch calls themselves (`dispatch: 'host'`). */
-  call(callId: string, name: string, args: string | Record<string, unknown>): ToolCallEvent {
-    return this.record({ type: 'tool/call', callId, name, args });
+  /**
+   * A numbered `tool/call`: for hosts that dispatch calls themselves (`dispatch: 'host'`).
+   * `shape` carries the call's `input`, `executor` and `providerCallId`; a host that
+   * dispatches from a message's tool-use block can use `callOf(block)` instead.
+   */
+  call(
+    callId: string,
+    name: string,
+    args: string | Record<string, unknown>,
+    shape: CallShape = {},
+  ): ToolCallEvent {
+    return this.record({ type: 'tool/call', callId, name, args, ...shape });
+  }
+
+  /** The numbered `tool/call` that dispatches a message's tool-use block as it was streamed. */
+  callOf(block: ToolUseBlock): ToolCallEvent {
+    const shape: { -readonly [K in keyof CallShape]: CallShape[K] } = {};
+    if (block.input !== undefined) shape.input = block.input;
+    if (block.executor !== undefined) shape.executor = block.executor;
+    if (block.providerCallId !== undefined) shape.providerCallId = block.providerCallId;
+    return this.call(block.callId, block.name, block.argsText, shape);
+  }
+
+  /**
+   * A callId for a call the provider names `providerId` (undefined: it gave none): the
+   * provider's id when the session does not hold it yet, else `fallback` (made unique with a
+   * `~n` suffix if it must be). The id is then held.
+   */
+  claimCallId(providerId: string | undefined, fallback: string): string {
+    let callId = providerId !== undefined && !this.#callIds.has(providerId) ? providerId : fallback;
+    for (let n = 2; this.#callIds.has(callId); n++) callId = `${fallback}~${n}`;
+    this.#callIds.add(callId);
+    if (providerId !== undefined) this.#byProvider.set(providerId, callId);
+    return callId;
+  }
+
+  /** The callId the provider's id `providerId` got last in this session, if any. */
+  callIdOf(providerId: string): string | undefined {
+    return this.#byProvider.get(providerId);
+  }
+
+  /** Call `callId`'s approval state in this session (undefined: none was asked for). */
+  approvalOf(callId: string): 'requested' | 'approved' | 'denied' | undefined {
+    return this.#approvals.get(callId);
+  }
+
+  /** Holds the ids a durable event uses. */
+  #note(event: SessionEvent): void {
+    switch (event.type) {
+      case 'tool/call':
+        this.#callIds.add(event.callId);
+        this.#byProvider.set(event.providerCallId ?? event.callId, event.callId);
+        break;
+      case 'assistant/message':
+        for (const block of event.blocks) {
+          if (block.type !== 'tool-use') continue;
+          this.#callIds.add(block.callId);
+          this.#byProvider.set(block.providerCallId ?? block.callId, block.callId);
+        }
+        break;
+      case 'tool/result':
+        this.#callIds.add(event.callId);
+        break;
+      case 'tool/approval-request':
+        this.#approvals.set(event.callId, 'requested');
+        break;
+      case 'tool/approval':
+        this.#approvals.set(event.callId, event.approved ? 'approved' : 'denied');
+        break;
+      default:
+        break;
+    }
   }
 
   /** A numbered `tool/result` for the host's output of call `callId`. */

@@ -62,7 +62,7 @@ describe('fromAnthropicMessages', () => {
     });
   });
 
-  it('streams thinking as reasoning and skips block types it does not show', async () => {
+  it('streams thinking as reasoning, shows a server tool as a provider call, skips redacted thinking', async () => {
     const { events } = await run(fromAnthropicMessages, [
       start,
       blockStart(0, { type: 'thinking', thinking: '', signature: '' }),
@@ -82,6 +82,13 @@ describe('fromAnthropicMessages', () => {
     ]);
     expect(ofType(events, 'assistant/message')[0]?.blocks).to.deep.equal([
       { type: 'reasoning', text: 'Hmm.' },
+      {
+        type: 'tool-use',
+        callId: 'srvtoolu_1',
+        name: 'web_search',
+        argsText: '{"query":"x"}',
+        executor: 'provider',
+      },
     ]);
     expect(ofType(events, 'stream/text-delta')[0]).to.include({ reasoning: true, text: 'Hmm.' });
   });

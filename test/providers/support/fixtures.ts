@@ -44,7 +44,8 @@ export function loadFixture(provider: ProviderName, name = 'parallel-write'): Pr
   return fixture;
 }
 
-async function readText(path: string): Promise<string> {
+/** A file under test/fixtures/, as text, in any runtime. */
+export async function readText(path: string): Promise<string> {
   const url = new URL(`../../../../test/fixtures/${path}`, import.meta.url);
   if (runtime === 'node') {
     const fs = 'node:fs/promises';
