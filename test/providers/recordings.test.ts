@@ -111,7 +111,7 @@ describe('recorded streams: provider-executed tools', () => {
     ]);
     const [result] = ofType(events, 'tool/result');
     expect(result).to.include({ callId: provider[0]?.callId, executor: 'provider' });
-    expect((result?.output as { name: string }[])[0]?.name).to.equal('get_weather');
+    expect((result?.output as { name: string }[] | undefined)?.[0]?.name).to.equal('get_weather');
     const client = calls.filter((c) => c.executor === undefined);
     expect(client.map((c) => c.name)).to.deep.equal(['get_weather']);
     // The provider's records come as soon as it reports them: before the message.
