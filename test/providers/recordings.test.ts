@@ -5,7 +5,7 @@
  * nodes show — live, and from the durable events alone.
  */
 import { expect } from 'chai';
-import { Assembler } from '../../src/assembler/assembler.js';
+import { Assembler } from '../../src/conversation/assembler.js';
 import type { ToolNode } from '../../src/definitions/tool-definition.js';
 import { type CallfoldEvent, isDurableEvent } from '../../src/events/types.js';
 import { fromAnthropicMessages } from '../../src/providers/anthropic-messages.js';
