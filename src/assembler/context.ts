@@ -1,5 +1,5 @@
 import type { Definition } from './definition.js';
-import type { Location, Match } from './match.js';
+import { compareMatches, type Match } from './match.js';
 
 /**
  * One lifecycle of one Definition (one key, e.g. one callId): the Matches it holds in log
@@ -11,8 +11,8 @@ export class Context<State = unknown, Node = unknown> {
   /** In log order. */
   matches: Match[] = [];
   state: State | undefined = undefined;
-  /** Location of the Match that opened the Context; undefined while no start has arrived. */
-  opened: Location | undefined = undefined;
+  /** The Match that opened the Context; undefined while no start has arrived. */
+  opened: Match | undefined = undefined;
   node: Node | undefined = undefined;
   /** Queued for the next publication (the Assembler's list holds it once). */
   dirty = false;
@@ -31,7 +31,7 @@ export class Context<State = unknown, Node = unknown> {
   take(match: Match, at: number): boolean {
     const { matches } = this;
     const last = matches[matches.length - 1];
-    if (last === undefined || last.location < match.location) {
+    if (last === undefined || compareMatches(last, match) < 0) {
       matches.push(match);
       this.fold(match, at);
       return true;
@@ -40,7 +40,7 @@ export class Context<State = unknown, Node = unknown> {
     let high = matches.length;
     while (low < high) {
       const mid = (low + high) >>> 1;
-      if ((matches[mid] as Match).location < match.location) low = mid + 1;
+      if (compareMatches(matches[mid] as Match, match) < 0) low = mid + 1;
       else high = mid;
     }
     matches.splice(low, 0, match);
@@ -59,7 +59,7 @@ export class Context<State = unknown, Node = unknown> {
       this.state = this.definition.update(this.state, match, at);
     } else if (match.role === 'start') {
       this.state = this.definition.start(match, at, this.key);
-      this.opened = match.location;
+      this.opened = match;
     }
   }
 }

@@ -11,9 +11,12 @@ export type Role = 'start' | 'update';
 export type Emit = (key: string, role: Role) => void;
 
 /**
- * An event's place in the log: a number ordering every event the Assembler holds. Events
- * pushed at the live end take increasing places; a prepended history page takes places below
- * everything held. Places are never renumbered.
+ * An event's place in the log. Events pushed at the live end take increasing places; a
+ * prepended history page takes places below everything held. Durable events that fall
+ * between two held ones (a late event, a page that fills a gap) share the place just above
+ * the held one below them and are ordered among themselves by `seq`: the log order is
+ * `location`, then `seq` (see `compareMatches`), exact for any arrival order. Places are never
+ * renumbered.
  */
 export type Location = number;
 
@@ -26,4 +29,16 @@ export interface Match<E extends CallfoldEvent = CallfoldEvent> {
   readonly event: E;
   readonly role: Role;
   readonly location: Location;
+}
+
+/**
+ * Log order of two Matches: negative when `a` comes first. By location, then, for durable
+ * events that share a place (see `Location`), by seq; zero for two roles of one event.
+ */
+export function compareMatches(a: Match, b: Match): number {
+  return a.location - b.location || seqOf(a.event) - seqOf(b.event);
+}
+
+function seqOf(event: CallfoldEvent): number {
+  return 'seq' in event ? event.seq : 0;
 }

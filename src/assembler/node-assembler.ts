@@ -2,7 +2,7 @@ import { type CallfoldEvent, isStreamEvent, type SessionEvent } from '../events/
 import { EventError, parseEvent } from '../events/validate.js';
 import { Context } from './context.js';
 import type { Definition } from './definition.js';
-import type { Emit, Location, Match, Role } from './match.js';
+import { compareMatches, type Emit, type Location, type Match, type Role } from './match.js';
 import { Places } from './places.js';
 import { Times } from './times.js';
 
@@ -256,7 +256,7 @@ export class NodeAssembler<Node, Published> {
     const last = this.#order[this.#order.length - 1];
     if (
       this.#orderValid &&
-      (last === undefined || (last.opened as number) < (context.opened as number))
+      (last === undefined || compareMatches(last.opened as Match, context.opened as Match) < 0)
     ) {
       this.#order.push(context);
     } else {
@@ -316,7 +316,7 @@ export class NodeAssembler<Node, Published> {
     }
     order.sort(
       (a, b) =>
-        (a.opened as number) - (b.opened as number) ||
+        compareMatches(a.opened as Match, b.opened as Match) ||
         (rank.get(a.definition) as number) - (rank.get(b.definition) as number),
     );
     this.#order = order;

@@ -1,27 +1,37 @@
 import type { Location } from './match.js';
+import { assemblerProbe } from './probe.js';
 
 /**
- * Spacing of the places given at the live end (small, so places stay small integers, which
- * the engine keeps unboxed, for two million live events). Every live place is a multiple of STEP, so
- * the events of an older page or a late durable event always find room between two of them.
+ * Spacing of the places given at either end (small, so places stay small integers, which the
+ * engine keeps unboxed, for two million events). Every end place is a multiple of STEP, so
+ * the half-way place above each one is free for the late durable events that follow it.
  */
 const STEP = 2 ** 10;
 
 /**
- * Gives every event its Location, and keeps the durable events' seqs → Locations so that
- * a durable event lands where its seq says, and a seq already held is recognised.
+ * Gives every event its Location, and keeps the durable seqs held so that a durable event
+ * lands where its seq says and a seq already held is recognised.
  *
- * Events pushed at the live end take increasing multiples of STEP. A page of older events
- * takes places spread evenly through the gaps its seqs fall in (below everything held for
- * the common case of an older page); a single late durable event takes a place just after
- * its seq predecessor. Places are never renumbered, so inserting a great many events one at
- * a time into one gap (beyond STEP) would run out of room between two doubles; pages
- * spread their events and do not.
+ * 1. Events at the live end (stream events, and durable events above every held seq) take
+ *    increasing multiples of STEP; durable events below every held seq (an older page) take
+ *    decreasing multiples of STEP below everything held. These are the anchors.
+ * 2. A durable event whose seq falls between two anchors (a late event, a page that fills a
+ *    gap) takes the place half a STEP above the anchor below it, shared with every other event
+ *    of that gap: such events are ordered by seq (see `Location`), so the order is exact for
+ *    any arrival order and no place is ever renumbered or subdivided.
+ * 3. Cost: a durable event is placed in O(log anchors) (a binary search), a page of k events
+ *    in O(k log k + k log anchors); held seqs are one Set, anchors two arrays that only grow
+ *    at their ends. Nothing is proportional to what is already held.
  */
 export class Places {
-  /** Held durable seqs, ascending, and their Locations. */
-  #seqs: number[] = [];
-  #locations: Location[] = [];
+  /** Every durable seq held. */
+  readonly #held = new Set<number>();
+  /** Anchors placed below (descending seq: index 0 is the first placed, the highest). */
+  readonly #lowSeqs: number[] = [];
+  readonly #lowLocations: Location[] = [];
+  /** Anchors placed at the live end (ascending seq). */
+  readonly #highSeqs: number[] = [];
+  readonly #highLocations: Location[] = [];
   #top = 0;
   #bottom = 0;
 
@@ -33,23 +43,13 @@ export class Places {
 
   /** A place for a durable event pushed live; undefined when its seq is held. */
   durable(seq: number): Location | undefined {
-    const last = this.#seqs[this.#seqs.length - 1];
-    if (last === undefined || seq > last) {
-      const location = this.live();
-      this.#seqs.push(seq);
-      this.#locations.push(location);
-      return location;
-    }
-    const gap = this.#gap(seq);
-    if (this.#seqs[gap] === seq) return undefined;
-    const next = this.#locations[gap] as Location;
-    const location =
-      gap === 0
-        ? (this.#below(next, 1)[0] as Location)
-        : (this.#spread(gap, next, 1)[0] as Location);
-    this.#seqs.splice(gap, 0, seq);
-    this.#locations.splice(gap, 0, location);
-    return location;
+    assemblerProbe.seqs++;
+    if (this.#held.has(seq)) return undefined;
+    this.#held.add(seq);
+    const highest = this.#highest();
+    if (highest === undefined || seq > highest) return this.#above(seq);
+    if (seq < (this.#lowest() as number)) return this.#below(seq);
+    return this.#between(seq);
   }
 
   /**
@@ -57,62 +57,80 @@ export class Places {
    * Location, in ascending seq order.
    */
   page(seqs: readonly number[]): { seq: number; location: Location }[] {
-    const held = new Set(this.#seqs);
-    const fresh = [...new Set(seqs)].filter((seq) => !held.has(seq)).sort((a, b) => a - b);
-    const placed: { seq: number; location: Location }[] = [];
-    let i = 0;
-    while (i < fresh.length) {
-      const gap = this.#gap(fresh[i] as number);
-      let end = i + 1;
-      const bound = this.#seqs[gap];
-      while (end < fresh.length && (bound === undefined || (fresh[end] as number) < bound)) end++;
-      const next = this.#locations[gap];
-      const count = end - i;
-      const locations = gap === 0 ? this.#below(next, count) : this.#spread(gap, next, count);
-      for (let k = 0; k < count; k++) {
-        placed.push({ seq: fresh[i + k] as number, location: locations[k] as Location });
+    const fresh: number[] = [];
+    assemblerProbe.seqs += seqs.length;
+    for (const seq of seqs) {
+      if (this.#held.has(seq)) continue;
+      this.#held.add(seq);
+      fresh.push(seq);
+    }
+    fresh.sort((a, b) => a - b);
+    const lowest = this.#lowest();
+    const highest = this.#highest();
+    const locations: Location[] = new Array(fresh.length);
+    // Below everything held (all of the page when nothing is): the highest first, so that
+    // each takes the next place down.
+    let end = fresh.length;
+    if (lowest !== undefined && highest !== undefined) {
+      let i = fresh.length - 1;
+      while (i >= 0 && (fresh[i] as number) > highest) i--;
+      end = i + 1;
+      for (let k = end; k < fresh.length; k++) locations[k] = this.#above(fresh[k] as number);
+      while (i >= 0 && (fresh[i] as number) > lowest) {
+        locations[i] = this.#between(fresh[i] as number);
+        i--;
       }
-      i = end;
+      end = i + 1;
     }
-    for (const { seq, location } of placed) {
-      const gap = this.#gap(seq);
-      this.#seqs.splice(gap, 0, seq);
-      this.#locations.splice(gap, 0, location);
-    }
-    return placed;
+    for (let k = end - 1; k >= 0; k--) locations[k] = this.#below(fresh[k] as number);
+    return fresh.map((seq, k) => ({ seq, location: locations[k] as Location }));
   }
 
-  /** Index of the first held seq ≥ `seq`. */
-  #gap(seq: number): number {
-    const seqs = this.#seqs;
-    let low = 0;
-    let high = seqs.length;
-    while (low < high) {
-      const mid = (low + high) >>> 1;
-      if ((seqs[mid] as number) < seq) low = mid + 1;
-      else high = mid;
+  #highest(): number | undefined {
+    const high = this.#highSeqs;
+    return high.length > 0 ? high[high.length - 1] : this.#lowSeqs[0];
+  }
+
+  #lowest(): number | undefined {
+    const low = this.#lowSeqs;
+    return low.length > 0 ? low[low.length - 1] : this.#highSeqs[0];
+  }
+
+  #above(seq: number): Location {
+    const location = this.live();
+    this.#highSeqs.push(seq);
+    this.#highLocations.push(location);
+    return location;
+  }
+
+  #below(seq: number): Location {
+    this.#bottom -= STEP;
+    this.#lowSeqs.push(seq);
+    this.#lowLocations.push(this.#bottom);
+    return this.#bottom;
+  }
+
+  /** Half a STEP above the anchor with the greatest seq below `seq` (one exists: see `durable`). */
+  #between(seq: number): Location {
+    // Anchors in ascending seq: low anchors reversed, then high anchors.
+    const low = this.#lowSeqs;
+    const lowCount = low.length;
+    const seqAt = (i: number): number =>
+      i < lowCount ? (low[lowCount - 1 - i] as number) : (this.#highSeqs[i - lowCount] as number);
+    let from = 0;
+    let to = lowCount + this.#highSeqs.length;
+    // The first anchor whose seq is ≥ seq; the one before it is the anchor below.
+    while (from < to) {
+      const mid = (from + to) >>> 1;
+      assemblerProbe.anchors++;
+      if (seqAt(mid) < seq) from = mid + 1;
+      else to = mid;
     }
-    return low;
-  }
-
-  /** `count` places below everything held (and below `next`, the first durable place). */
-  #below(next: Location | undefined, count: number): Location[] {
-    const floor = Math.min(this.#bottom, next ?? this.#bottom);
-    const start = (Math.ceil(floor / STEP) - count - 1) * STEP;
-    this.#bottom = start;
-    return Array.from({ length: count }, (_, k) => start + k * STEP);
-  }
-
-  /**
-   * `count` places after the held durable place before `gap`, spread evenly up to the next
-   * durable place, or up to the next live place when none is above.
-   */
-  #spread(gap: number, next: Location | undefined, count: number): Location[] {
-    const previous = this.#locations[gap - 1] as Location;
-    const upper = next ?? (Math.floor(previous / STEP) + 1) * STEP;
-    const width = (upper - previous) / (count + 1);
-    // A single late event goes just after its predecessor, leaving room for the ones after.
-    const step = count === 1 ? Math.min(1, width) : width;
-    return Array.from({ length: count }, (_, k) => previous + step * (k + 1));
+    const i = from - 1;
+    const anchor =
+      i < lowCount
+        ? (this.#lowLocations[lowCount - 1 - i] as Location)
+        : (this.#highLocations[i - lowCount] as Location);
+    return anchor + STEP / 2;
   }
 }

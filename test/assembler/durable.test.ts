@@ -4,6 +4,7 @@
  * order.
  */
 import { expect } from 'chai';
+import fc from 'fast-check';
 import type { SessionEvent } from '../../src/events/types.js';
 import { describe, it } from '../harness.js';
 import { project } from './support/driver.js';
@@ -133,5 +134,69 @@ describe('durable placement: the log is in seq order whatever the arrival order'
     for (let seq = 999; seq >= 900; seq--) a.push(call(seq, `c${seq}`, 'read', '{}'));
     const keys = [...a.publish().tools.keys()];
     expect(keys).to.deep.equal([...keys].sort((x, y) => Number(x.slice(1)) - Number(y.slice(1))));
+  });
+});
+
+describe('durable placement: exact for any arrival order', () => {
+  const anchors = () => [call(1, 'c1', 'read', '{}'), call(1000, 'c1000', 'read', '{}')];
+
+  it('60 late calls pushed one at a time with seq 159 down to 100 fold as in order (failed before: halved places collided after ~45)', () => {
+    const late = reads(60, 100);
+    const inOrder = assembler().assembler;
+    inOrder.push([...anchors().slice(0, 1), ...late, ...anchors().slice(1)]);
+    const { assembler: a, errors } = assembler();
+    a.push(anchors());
+    for (const event of [...late].reverse()) a.push(event);
+    expect(errors).to.deep.equal([]);
+    expect(project(a.publish())).to.deep.equal(project(inOrder.publish()));
+    expect([...a.publish().tools.keys()]).to.deep.equal([...inOrder.publish().tools.keys()]);
+  });
+
+  it('10,000 late events in one gap, in descending, zig-zag and shuffled order, keep seq order', () => {
+    const late = reads(10_000, 2);
+    const ends = [call(1, 'c1', 'read', '{}'), call(20_000, 'c20000', 'read', '{}')];
+    const expected = callIds([ends[0] as SessionEvent, ...late, ends[1] as SessionEvent]);
+    const zigzag = late.map((_, i) => late[i % 2 === 0 ? i / 2 : late.length - 1 - (i - 1) / 2]);
+    let state = 7;
+    const shuffled = [...late];
+    for (let i = shuffled.length - 1; i > 0; i--) {
+      state = (state * 1_103_515_245 + 12_345) % 2 ** 31;
+      const j = state % (i + 1);
+      [shuffled[i], shuffled[j]] = [shuffled[j] as SessionEvent, shuffled[i] as SessionEvent];
+    }
+    for (const order of [[...late].reverse(), zigzag, shuffled]) {
+      const { assembler: a } = assembler();
+      a.push(ends);
+      for (const event of order) a.push(event as SessionEvent);
+      expect([...a.publish().tools.keys()]).to.deep.equal(expected);
+    }
+  });
+
+  it('calls, results and messages arriving one at a time in any order give the in-order Conversation', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 40 }), fc.integer(), (pairs, seed) => {
+        const log: SessionEvent[] = [];
+        let seq = 1;
+        for (let i = 0; i < pairs; i++) {
+          if (i % 3 === 0) log.push(message(seq++, `a${i}`, [{ type: 'text', text: `t${i}` }]));
+          log.push(call(seq++, `c${i}`, 'read', `{"file_path":"f${i}"}`));
+          log.push(result(seq++, `c${i}`, `out${i}`));
+        }
+        const order = fc.sample(fc.shuffledSubarray(log, { minLength: log.length }), {
+          seed,
+          numRuns: 1,
+        })[0] as SessionEvent[];
+        const inOrder = assembler().assembler;
+        inOrder.push(log);
+        const { assembler: a, errors } = assembler();
+        for (const [i, event] of order.entries()) {
+          if (i % 4 === 3) a.prepend([event]);
+          else a.push(event);
+        }
+        expect(errors).to.deep.equal([]);
+        expect(project(a.publish())).to.deep.equal(project(inOrder.publish()));
+      }),
+      { numRuns: 200 },
+    );
   });
 });

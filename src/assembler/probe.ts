@@ -1,0 +1,13 @@
+/**
+ * Work counters for the Assembler, for tests and benchmarks that guard costs which must not
+ * grow with the session.
+ *
+ * Not part of the public API (not re-exported from the package index). Each counter only
+ * grows; read it before and after the operation under test.
+ */
+export const assemblerProbe = {
+  /** Anchors a binary search of `Places` visited to place a durable event between two held ones. */
+  anchors: 0,
+  /** Durable seqs `Places` looked up or added to what it holds. */
+  seqs: 0,
+};
