@@ -9,7 +9,7 @@ import { publicationScheduler } from './publication-scheduler.js';
 export interface AssembleOptions<Extra extends KindedNode = never> extends AssemblerOptions<Extra> {
   /**
    * Where publications are scheduled: at most one per task this scheduler runs. Default:
-   * `publicationScheduler()`, an animation frame in a browser window, a microtask elsewhere.
+   * `publicationScheduler()`, an animation frame in a browser window, a zero-delay timer elsewhere.
    */
   readonly scheduler?: SchedulerLike;
   /**

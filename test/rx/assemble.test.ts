@@ -3,12 +3,17 @@ import fc from 'fast-check';
 import {
   animationFrameScheduler,
   asapScheduler,
+  asyncScheduler,
+  from,
+  lastValueFrom,
   map,
   Observable,
   type OperatorFunction,
   of,
   queueScheduler,
+  type SchedulerLike,
   Subject,
+  tap,
   throwError,
   VirtualTimeScheduler,
 } from 'rxjs';
@@ -366,7 +371,7 @@ describe('assemble', () => {
       typeof (globalThis as { requestAnimationFrame?: unknown }).requestAnimationFrame ===
       'function'
         ? animationFrameScheduler
-        : asapScheduler;
+        : asyncScheduler;
     expect(publicationScheduler()).to.equal(expected);
     if (runtime !== 'browser') {
       const host = globalThis as { requestAnimationFrame?: unknown };
@@ -376,7 +381,7 @@ describe('assemble', () => {
       } finally {
         delete host.requestAnimationFrame;
       }
-      expect(publicationScheduler()).to.equal(asapScheduler);
+      expect(publicationScheduler()).to.equal(asyncScheduler);
     }
 
     const input = new Subject<AssembleInput>();
@@ -393,5 +398,33 @@ describe('assemble', () => {
     await published;
     expect(emitted).to.have.length(1);
     expect(emitted[0]?.tools.get('c1')?.stage).to.equal('result');
+  });
+
+  /** Publications of 1,000 deltas that an async iterator yields one per microtask, as an SDK stream does. */
+  async function publicationsOfMicrotaskStream(scheduler?: SchedulerLike): Promise<number> {
+    async function* sdkLike(): AsyncGenerator<CallfoldEvent> {
+      yield delta('c1', '{"content":"', 'Write');
+      for (let i = 0; i < 1_000; i++) yield delta('c1', 'x');
+    }
+    let publications = 0;
+    await lastValueFrom(
+      from(sdkLike()).pipe(
+        assemble({ now, ...(scheduler ? { scheduler } : {}) }),
+        tap((conversation) => {
+          publications++;
+          conversation.tools.get('c1')?.args.stringLength('content');
+        }),
+      ),
+    );
+    return publications;
+  }
+
+  it('by default, a stream yielding one chunk per microtask publishes once per turn of the event loop, not per chunk', async () => {
+    if (runtime === 'browser') return; // animation frames there: see the scheduler test above
+    expect(await publicationsOfMicrotaskStream()).to.be.at.most(3);
+  });
+
+  it('(negative control) a microtask scheduler publishes once per chunk of the same stream', async () => {
+    expect(await publicationsOfMicrotaskStream(asapScheduler)).to.be.greaterThan(900);
   });
 });

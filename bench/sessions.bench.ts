@@ -1,0 +1,314 @@
+/**
+ * `npm run bench:sessions`: long sessions (issue 15). Costs that must not grow with what the
+ * session has seen, each measured at three sizes in fresh Node workers (three rounds; the
+ * median of the workers' figures):
+ *
+ * - paging: a durable log (turns, messages with text, groups of 1–6 calls, their results)
+ *   loaded newest-first by `prepend` in pages of 50 with a publish after each page, against
+ *   the same events pushed in one batch and published once; the two final Conversations
+ *   must be equal (checked in every worker).
+ * - publish: with N settled tools held, one `write` streams 64 KiB in 16-character deltas,
+ *   publishing every 64 and reading the path and the size in KiB as a row does; the median
+ *   time of one publication (push of 64 deltas excluded). Structural sharing is checked: the
+ *   settled tools and every group but the live one are the same objects at each publication.
+ * - memory: attempts that each stream a 4 KiB `write` (256 deltas), then record their message
+ *   and call and settle, against the same durable events pushed alone; retained heap with the
+ *   Assembler reachable after forced GC, per attempt, beyond what the durable events need.
+ *
+ * Worker mode: `node .build/bench/sessions.bench.js --worker <scenario> <size> [<variant>]`.
+ */
+import { availableParallelism, cpus } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { Assembler } from '../src/assembler/assembler.js';
+import type { CallfoldEvent, SessionEvent } from '../src/events/types.js';
+import { buildWriteArguments } from './support/content.js';
+import { printRunFooter } from './support/run-footer.js';
+import { projection, sessionLog, streamedWrite } from './support/session-log.js';
+import { median } from './support/stats.js';
+import { type Column, markdownTable, textTable } from './support/table.js';
+import { runRounds, sendReport } from './support/workers.js';
+
+const ROUNDS = 3;
+const PAGE = 50;
+const EVENTS = [1_000, 10_000, 100_000] as const;
+const TOOLS = [100, 1_000, 10_000] as const;
+const ATTEMPTS = [200, 2_000] as const;
+
+/** Issue 15's goals. */
+const GOALS = { pagingRatio: 2, publishRatio: 1.5, retainedPerAttemptKiB: 0.5 };
+
+const gc = (globalThis as { gc?: () => void }).gc;
+function collect(): void {
+  if (!gc) throw new Error('run with --expose-gc');
+  for (let i = 0; i < 3; i++) gc();
+}
+
+interface PagingReport {
+  readonly ms: number;
+}
+
+function paging(events: number, variant: string): PagingReport {
+  const log = sessionLog(events);
+  const reference = new Assembler({ now: () => 0 });
+  reference.push(log);
+  const expected = projection(reference.publish());
+  collect();
+  const assembler = new Assembler({ now: () => 0 });
+  const start = performance.now();
+  if (variant === 'batch') {
+    assembler.push(log);
+    assembler.publish();
+  } else {
+    for (let end = log.length; end > 0; end -= PAGE) {
+      assembler.prepend(log.slice(Math.max(0, end - PAGE), end));
+      assembler.publish();
+    }
+  }
+  const ms = performance.now() - start;
+  if (projection(assembler.publish()) !== expected) {
+    throw new Error(`paging ${events} ${variant}: the Conversation differs from one push`);
+  }
+  return { ms };
+}
+
+interface PublishReport {
+  readonly medianMs: number;
+  readonly publications: number;
+}
+
+const WRITES = 5;
+
+function publish(tools: number): PublishReport {
+  const log: SessionEvent[] = [];
+  let size = 1_000;
+  for (;;) {
+    const candidate = sessionLog(size);
+    const calls = candidate.filter((e) => e.type === 'tool/call').length;
+    if (calls >= tools) {
+      let seen = 0;
+      for (const event of candidate) {
+        if (event.type === 'tool/call' && ++seen > tools) break;
+        if (event.type === 'tool/result' && Number(event.callId.slice(5)) >= tools) continue;
+        log.push(event);
+      }
+      break;
+    }
+    size *= 2;
+  }
+  const write = buildWriteArguments({ kind: 'code', contentLength: 64 * 1024 });
+  let seq = (log[log.length - 1] as SessionEvent).seq + 1;
+  const writes = Array.from({ length: WRITES }, (_, w) => {
+    const events = streamedWrite(`live-${w}`, `live_${w}`, write.fragments, write.text, seq);
+    seq += 3;
+    return events;
+  });
+  const assembler = new Assembler({ now: () => 0 });
+  assembler.push(log);
+  let conversation = assembler.publish();
+  if (conversation.tools.size !== tools) throw new Error(`${conversation.tools.size} tools held`);
+  collect();
+  const samples: number[] = [];
+  let paths = 0;
+  let sizeKiB = 0;
+  for (const { stream, durable, settle } of writes) {
+    const callId = (stream[0] as { callId: string }).callId;
+    for (let i = 0; i < stream.length; i += write.flushEvery) {
+      assembler.push(stream.slice(i, i + write.flushEvery));
+      const before = conversation;
+      const start = performance.now();
+      conversation = assembler.publish();
+      const node = conversation.tools.get(callId);
+      if (node) {
+        if (node.args.text('file_path') !== undefined) paths++;
+        sizeKiB = Math.floor((node.args.stringLength('content', { step: 1024 }) ?? 0) / 1024);
+      }
+      samples.push(performance.now() - start);
+      checkSharing(before, conversation, callId);
+    }
+    assembler.push([...durable, settle, { type: 'tool/result', seq: seq++, callId, output: 'ok' }]);
+    conversation = assembler.publish();
+  }
+  if (paths === 0 || sizeKiB !== 64) throw new Error(`rows read ${paths} paths, ${sizeKiB} KiB`);
+  return { medianMs: median(samples), publications: samples.length };
+}
+
+/** Every tool but the live one, and every group but the last, are the objects published before. */
+function checkSharing(
+  before: ReturnType<Assembler['publish']>,
+  after: ReturnType<Assembler['publish']>,
+  live: string,
+): void {
+  if (before === after) return;
+  const items = after.items.length;
+  for (let i = 0; i < items - 1; i++) {
+    if (before.items[i] !== after.items[i] && i < before.items.length - 1) {
+      throw new Error(`item ${i} of ${items} was rebuilt while only ${live} changed`);
+    }
+  }
+}
+
+interface MemoryReport {
+  readonly retainedBytes: number;
+}
+
+function memory(attempts: number, variant: string): MemoryReport {
+  const write = buildWriteArguments({ kind: 'code', contentLength: 4 * 1024 });
+  const inputs: CallfoldEvent[][] = [];
+  let seq = 1;
+  for (let a = 0; a < attempts; a++) {
+    const callId = `w_${a}`;
+    const { stream, durable, settle } = streamedWrite(
+      `a${a}`,
+      callId,
+      write.fragments,
+      write.text,
+      seq,
+    );
+    seq += 2;
+    const result: SessionEvent = { type: 'tool/result', seq: seq++, callId, output: 'ok' };
+    inputs.push(
+      variant === 'stream' ? [...stream, ...durable, settle, result] : [...durable, result],
+    );
+  }
+  collect();
+  const baseline = process.memoryUsage().heapUsed;
+  let clock = 0;
+  const assembler = new Assembler({ now: () => clock++ });
+  for (const events of inputs) {
+    for (let i = 0; i < events.length; i += 64) {
+      assembler.push(events.slice(i, i + 64));
+      const conversation = assembler.publish();
+      for (const node of conversation.tools.values()) {
+        if (node.stage === 'preparing') node.args.stringLength('content', { step: 1024 });
+      }
+    }
+  }
+  assembler.publish();
+  collect();
+  const retainedBytes = process.memoryUsage().heapUsed - baseline;
+  if (assembler.publish().tools.size !== attempts) throw new Error('tools lost');
+  return { retainedBytes };
+}
+
+async function worker(args: readonly string[]): Promise<void> {
+  const [scenario, sizeText, variant = ''] = args;
+  const size = Number(sizeText);
+  if (scenario === 'paging') sendReport(paging(size, variant));
+  else if (scenario === 'publish') sendReport(publish(size));
+  else if (scenario === 'memory') sendReport(memory(size, variant));
+  else throw new Error(`unknown scenario ${scenario}`);
+}
+
+const fmt = (n: number, digits = 1) => n.toFixed(digits);
+const ratio = (n: number) => `${n.toFixed(2)}×`;
+const verdict = (ok: boolean) => (ok ? 'yes' : '**no**');
+
+async function main(): Promise<void> {
+  const script = fileURLToPath(import.meta.url);
+  const job = (label: string, ...args: string[]) => ({
+    label,
+    run: { script, args: ['--worker', ...args], timeoutMs: 600_000 },
+  });
+  const jobs = [
+    ...EVENTS.flatMap((n) => [
+      job(`paging ${n} batch`, 'paging', String(n), 'batch'),
+      job(`paging ${n} pages`, 'paging', String(n), 'pages'),
+    ]),
+    ...TOOLS.map((n) => job(`publish with ${n} tools`, 'publish', String(n))),
+    ...ATTEMPTS.flatMap((n) => [
+      job(`memory ${n} attempts streamed`, 'memory', String(n), 'stream'),
+      job(`memory ${n} attempts durable only`, 'memory', String(n), 'durable'),
+    ]),
+  ];
+  const started = performance.now();
+  const { reports, maxLoad } = await runRounds<Record<string, number>>(jobs, ROUNDS);
+  const figure = (label: string, key: string) =>
+    median((reports[jobs.findIndex((j) => j.label === label)] ?? []).map((r) => r[key] as number));
+
+  const columns: Column[] = [
+    { title: 'figure' },
+    { title: 'size', align: 'right' },
+    { title: 'median', align: 'right' },
+    { title: '÷ smallest', align: 'right' },
+  ];
+  const rows: string[][] = [];
+  const growth = (
+    title: string,
+    sizes: readonly number[],
+    value: (n: number) => number,
+    unit: string,
+    digits = 1,
+  ) => {
+    const first = value(sizes[0] as number);
+    for (const n of sizes) {
+      const v = value(n);
+      rows.push([title, n.toLocaleString('en-US'), `${fmt(v, digits)} ${unit}`, ratio(v / first)]);
+    }
+  };
+  const batch = (n: number) => figure(`paging ${n} batch`, 'ms');
+  const pages = (n: number) => figure(`paging ${n} pages`, 'ms');
+  const perPublish = (n: number) => figure(`publish with ${n} tools`, 'medianMs');
+  const perAttempt = (n: number) =>
+    (figure(`memory ${n} attempts streamed`, 'retainedBytes') -
+      figure(`memory ${n} attempts durable only`, 'retainedBytes')) /
+    n /
+    1024;
+  growth('events pushed in one batch, then one publish', EVENTS, batch, 'ms', 0);
+  growth(
+    `events prepended newest-first in pages of ${PAGE}, a publish per page`,
+    EVENTS,
+    pages,
+    'ms',
+    0,
+  );
+  growth('one publication while a write streams, N settled tools', TOOLS, perPublish, 'ms', 3);
+  growth('retained per settled attempt beyond its durable events', ATTEMPTS, perAttempt, 'KiB', 2);
+
+  const largest = EVENTS[EVENTS.length - 1] as number;
+  const pagingRatio = pages(largest) / batch(largest);
+  const publishRatio = perPublish(TOOLS[TOOLS.length - 1] as number) / perPublish(TOOLS[0]);
+  const retained = perAttempt(2_000);
+  const goals = [
+    [
+      `1. ${largest.toLocaleString('en-US')} events paged ÷ one batch`,
+      ratio(pagingRatio),
+      `≤ ${GOALS.pagingRatio}×`,
+      verdict(pagingRatio <= GOALS.pagingRatio),
+    ],
+    [
+      '2. per-publish time, 10,000 tools ÷ 100 tools',
+      ratio(publishRatio),
+      `≤ ${GOALS.publishRatio}×`,
+      verdict(publishRatio <= GOALS.publishRatio),
+    ],
+    [
+      '3. retained per settled attempt (2,000 attempts)',
+      `${fmt(retained, 2)} KiB`,
+      `≤ ${GOALS.retainedPerAttemptKiB} KiB`,
+      verdict(retained <= GOALS.retainedPerAttemptKiB),
+    ],
+  ];
+  const goalColumns: Column[] = [
+    { title: 'goal' },
+    { title: 'measured', align: 'right' },
+    { title: 'target', align: 'right' },
+    { title: 'met' },
+  ];
+  const markdown = process.argv.includes('--markdown');
+  const table = markdown ? markdownTable : textTable;
+  console.log(
+    `\nLong sessions — Node ${process.version}, ${cpus()[0]?.model ?? 'unknown CPU'}, ${availableParallelism()} cores`,
+  );
+  console.log(`\n${table(columns, rows)}\n`);
+  console.log(table(goalColumns, goals));
+  console.log('');
+  console.log(`- ${ROUNDS} rounds of one fresh worker per row; medians of the workers' figures.`);
+  console.log(
+    '- memory: process.memoryUsage().heapUsed after forced GC, Assembler reachable, inputs built before the baseline.',
+  );
+  printRunFooter(ROUNDS, (performance.now() - started) / 1000, maxLoad);
+}
+
+const workerAt = process.argv.indexOf('--worker');
+if (workerAt >= 0) await worker(process.argv.slice(workerAt + 1));
+else await main();
