@@ -19,7 +19,7 @@
  */
 import { availableParallelism, cpus } from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { Assembler } from '../src/assembler/assembler.js';
+import { Assembler } from '../src/conversation/assembler.js';
 import type { CallfoldEvent, SessionEvent } from '../src/events/types.js';
 import { buildWriteArguments } from './support/content.js';
 import { printRunFooter } from './support/run-footer.js';

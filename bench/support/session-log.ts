@@ -1,5 +1,5 @@
+import type { Conversation } from '../../src/conversation/conversation.js';
 import type { MessageBlock, SessionEvent, StreamEvent } from '../../src/events/types.js';
-import type { Conversation } from '../../src/groups/builder.js';
 import { pick, seededRandom } from './prng.js';
 
 /**
