@@ -135,6 +135,7 @@ export class NodeAssembler<Node, Published> {
   /** Withdraws every stream event held, as after a lost connection; settled attempts stay settled. */
   reconnect(): void {
     for (const attemptId of [...this.#live.keys()]) this.#withdraw(attemptId);
+    this.#times.withdrawAll();
   }
 
   /**
@@ -176,7 +177,7 @@ export class NodeAssembler<Node, Published> {
     } else if (isStreamEvent(event)) {
       if (this.#settled.has(event.attemptId)) return;
       const location = this.#places.live();
-      this.#times.live(location, at);
+      this.#times.live(location, at, event.attemptId);
       this.#fold(event, location);
     } else {
       const location = this.#places.durable(event.seq);
@@ -276,6 +277,7 @@ export class NodeAssembler<Node, Published> {
   }
 
   #withdraw(attemptId: string): void {
+    this.#times.withdraw(attemptId);
     const contexts = this.#live.get(attemptId);
     if (!contexts) return;
     this.#live.delete(attemptId);
