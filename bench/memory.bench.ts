@@ -11,7 +11,7 @@
  * is (streamed − durable only) / 2,000: bytes a settled attempt keeps for having streamed.
  */
 import { fileURLToPath } from 'node:url';
-import { Assembler } from '../src/assembler/assembler.js';
+import { Assembler } from '../src/conversation/assembler.js';
 import type { CallfoldEvent } from '../src/events/types.js';
 import { median } from './support/stats.js';
 import { runWorker, sendReport } from './support/workers.js';
