@@ -1,10 +1,4 @@
-import {
-  type CallfoldEvent,
-  isDurableEvent,
-  type SessionEvent,
-  type StreamEvent,
-} from '../events/types.js';
-import { parseEvent } from '../events/validate.js';
+import { isDurableEvent, type SessionEvent, type StreamEvent } from '../events/types.js';
 import { checkPage, type DurableLog } from './durable-log.js';
 import { FollowerQueue } from './follower-queue.js';
 import { assertSessionId } from './session-id.js';
@@ -15,6 +9,7 @@ import type {
   SessionStore,
   UnnumberedEvent,
 } from './session-store.js';
+import { checkDurableBatch, checkStreamBatch, settledError } from './validate-batch.js';
 
 /** Options of the one-process stores. */
 export interface LocalStoreOptions {
@@ -98,12 +93,7 @@ export class LocalStore implements SessionStore {
     let state: SessionState;
     try {
       state = this.#session(sessionId);
-      for (const event of events) {
-        parseEvent({ ...event, seq: 1 });
-        if (!isDurableEvent(event as CallfoldEvent)) {
-          throw new TypeError(`append takes durable events; ${event.type} goes to live()`);
-        }
-      }
+      checkDurableBatch(events);
     } catch (error) {
       return Promise.reject(error);
     }
@@ -126,13 +116,8 @@ export class LocalStore implements SessionStore {
     let copies: StreamEvent[];
     try {
       state = this.#session(sessionId);
-      copies = events.map((event) => {
-        parseEvent(event);
-        if (isDurableEvent(event as CallfoldEvent)) {
-          throw new TypeError(`live takes stream events; ${event.type} goes to append()`);
-        }
-        return jsonCopy(event);
-      });
+      checkStreamBatch(events);
+      copies = events.map(jsonCopy);
     } catch (error) {
       return Promise.reject(error);
     }
@@ -161,11 +146,7 @@ export class LocalStore implements SessionStore {
       }
       for (const follower of state.followers) follower.pushAll(accepted);
       this.#armSweep();
-      if (refused.size > 0) {
-        throw new Error(
-          `live: attempt ${[...refused].join(', ')} was already settled (by its producer or its lease); its events were dropped`,
-        );
-      }
+      if (refused.size > 0) throw settledError(refused);
     });
   }
 

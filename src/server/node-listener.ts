@@ -11,6 +11,8 @@ export interface NodeRequestLike {
 /** The part of `node:http`'s ServerResponse the adapter drives. */
 export interface NodeResponseLike {
   writeHead(status: number, headers: Record<string, string>): unknown;
+  /** Sends the head now: an event stream's client learns it is connected before any event. */
+  flushHeaders(): void;
   /** `false` when the socket's buffer is full: wait for `drain`. */
   write(chunk: Uint8Array): boolean;
   end(): unknown;
@@ -104,6 +106,7 @@ async function serve(
     res.end();
     return;
   }
+  res.flushHeaders();
   const reader = body.getReader();
   try {
     while (!closed) {

@@ -2,80 +2,20 @@
  * The server over real HTTP: node:http + toNodeListener + sessionHandler + memoryStore, read
  * by followSession and loadHistory through Node's fetch.
  */
-import { readFileSync } from 'node:fs';
 import { connect } from 'node:net';
-import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { expect } from 'chai';
-import { Assembler } from '../../src/conversation/assembler.js';
 import { loadHistory } from '../../src/events/load-history.js';
-import { decodeTranscript } from '../../src/events/transcript.js';
 import { type CallfoldEvent, isDurableEvent, type SessionEvent } from '../../src/events/types.js';
 import type { AssemblerCommand } from '../../src/rx/assembler-command.js';
 import { followSession } from '../../src/rx/follow-session.js';
 import { memoryStore } from '../../src/server/memory-store.js';
-import type { SessionStore, UnnumberedEvent } from '../../src/server/session-store.js';
 import { project } from '../assembler/support/driver.js';
 import { prng } from '../support/prng.js';
-import { repositoryRoot } from './support/repository.js';
+import { demoEvents, follower, produce, uninterrupted } from './support/session-fold.js';
 import { serveSessions } from './support/session-server.js';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-export function demoEvents(): CallfoldEvent[] {
-  const text = readFileSync(
-    join(repositoryRoot(), 'examples/transcripts/demo-session.jsonl'),
-    'utf8',
-  );
-  return decodeTranscript(text).map((entry) => entry.event);
-}
-
-/** Writes `events` into the store in order: runs of durable events appended, stream events made live. */
-export async function produce(
-  store: SessionStore,
-  sessionId: string,
-  events: readonly CallfoldEvent[],
-  pace: (index: number) => Promise<void>,
-): Promise<void> {
-  for (const [index, event] of events.entries()) {
-    if (isDurableEvent(event)) {
-      const { seq: _seq, at: _at, ...rest } = event;
-      await store.append(sessionId, [rest as UnnumberedEvent]);
-    } else await store.live(sessionId, [event]);
-    await pace(index);
-  }
-}
-
-/** An Assembler fed as `assemble()` would be: events pushed, commands applied. */
-export function follower() {
-  const assembler = new Assembler();
-  const durable: number[] = [];
-  let reconnects = 0;
-  return {
-    assembler,
-    durable,
-    get reconnects() {
-      return reconnects;
-    },
-    take(input: CallfoldEvent | AssemblerCommand) {
-      if (input.type === 'connection/reconnect') {
-        reconnects++;
-        assembler.reconnect();
-      } else if (input.type === 'history/prepend') assembler.prepend(input.events);
-      else {
-        if (isDurableEvent(input)) durable.push(input.seq);
-        assembler.push(input);
-      }
-    },
-  };
-}
-
-/** The uninterrupted fold: every durable event of the session, once, in order. */
-export async function uninterrupted(store: SessionStore, sessionId: string): Promise<unknown> {
-  const assembler = new Assembler();
-  assembler.push(await store.page(sessionId, { limit: 1_000_000 }));
-  return project(assembler.publish());
-}
 
 async function waitFor(condition: () => boolean, timeoutMs: number, what: string) {
   const deadline = Date.now() + timeoutMs;

@@ -1,1 +1,1 @@
-export {};
+export { type RedisStoreOptions, redisStore } from './redis-store.js';

@@ -1,0 +1,376 @@
+import type { Redis } from 'ioredis';
+import {
+  type CallfoldEvent,
+  isDurableEvent,
+  type SessionEvent,
+  type StreamEvent,
+} from '../../events/types.js';
+import { checkPage } from '../durable-log.js';
+import { FollowerQueue } from '../follower-queue.js';
+import { assertSessionId } from '../session-id.js';
+import type {
+  BatchedFollow,
+  FollowOptions,
+  PageOptions,
+  SessionStore,
+  UnnumberedEvent,
+} from '../session-store.js';
+import { checkDurableBatch, checkStreamBatch, settledError } from '../validate-batch.js';
+import { appendScript, liveScript, renewScript, snapshotScript, sweepScript } from './scripts.js';
+
+export type RedisStoreOptions = ({ readonly url: string } | { readonly client: Redis }) & {
+  /** Prefix of every key. Default `callfold:`. */
+  readonly prefix?: string;
+  /** A live attempt not written to or renewed for this long is settled. Default 30 000 ms. */
+  readonly leaseMs?: number;
+  /** How often this instance looks for expired leases. Default: leaseMs / 4, at most 1 s. */
+  readonly sweepMs?: number;
+  /** Entries each session's feed keeps for tailing followers (approximate). Default 100 000. */
+  readonly feedMax?: number;
+  /** How long one blocking read waits before it is reissued. Default 5000 ms. */
+  readonly blockMs?: number;
+};
+
+interface Waiting {
+  readonly queue: FollowerQueue;
+  /** Feed entries up to this ID are covered by the follower's backlog and replay. */
+  startId: string | undefined;
+  readonly early: { id: string; event: CallfoldEvent }[];
+}
+
+interface Tail {
+  cursor: string | undefined;
+  readonly followers: Set<Waiting>;
+}
+
+type Entry = [id: string, fields: string[]];
+type ReadReply = [key: string, entries: Entry[]][] | null;
+
+/** Stream IDs `ms-seq` compared as numbers (both parts are below 2^53 here). */
+function after(id: string, than: string): boolean {
+  const [a = 0, b = 0] = id.split('-').map(Number);
+  const [c = 0, d = 0] = than.split('-').map(Number);
+  return a > c || (a === c && b > d);
+}
+
+function eventOf(fields: readonly string[]): CallfoldEvent {
+  const index = fields.indexOf('e');
+  return JSON.parse(fields[index + 1] ?? 'null') as CallfoldEvent;
+}
+
+/**
+ * The store of many instances: one Redis holds each session's durable log, its live
+ * attempts and their leases, and a feed every instance tails. See `redisStore`.
+ */
+class RedisStore implements SessionStore {
+  readonly leaseMs: number;
+  readonly #redis: Redis;
+  readonly #reader: Redis;
+  readonly #owned: boolean;
+  readonly #prefix: string;
+  readonly #feedMax: number;
+  readonly #blockMs: number;
+  readonly #scripts = new Map<string, string>();
+  readonly #tails = new Map<string, Tail>();
+  readonly #sweep: ReturnType<typeof setInterval>;
+  #readerId: number | undefined;
+  #reading = false;
+  #blocked = false;
+  #wake: (() => void) | undefined;
+  #closed = false;
+
+  constructor(redis: Redis, owned: boolean, options: RedisStoreOptions) {
+    this.#redis = redis;
+    this.#owned = owned;
+    this.#reader = redis.duplicate();
+    this.#reader.on('ready', () => {
+      this.#readerId = undefined;
+    });
+    this.#reader.on('error', () => {});
+    this.#prefix = options.prefix ?? 'callfold:';
+    this.leaseMs = options.leaseMs ?? 30_000;
+    this.#feedMax = options.feedMax ?? 100_000;
+    this.#blockMs = options.blockMs ?? 5000;
+    const sweepMs = options.sweepMs ?? Math.min(1000, this.leaseMs / 4);
+    if (!(this.leaseMs > 0 && sweepMs > 0)) throw new RangeError('leaseMs and sweepMs must be > 0');
+    this.#sweep = setInterval(() => {
+      this.#script(
+        sweepScript,
+        [`${this.#prefix}leases`],
+        [this.#prefix, this.#feedMax, 500],
+      ).catch(() => {});
+    }, sweepMs);
+    this.#sweep.unref();
+  }
+
+  #base(sessionId: string): string {
+    assertSessionId(sessionId);
+    return `${this.#prefix}{${sessionId}}`;
+  }
+
+  async #script(lua: string, keys: readonly string[], args: readonly (string | number)[]) {
+    let sha = this.#scripts.get(lua);
+    if (!sha) {
+      sha = (await this.#redis.call('SCRIPT', 'LOAD', lua)) as string;
+      this.#scripts.set(lua, sha);
+    }
+    try {
+      return await this.#redis.call('EVALSHA', sha, keys.length, ...keys, ...args);
+    } catch (error) {
+      if (!String(error).includes('NOSCRIPT')) throw error;
+      return this.#redis.call('EVAL', lua, keys.length, ...keys, ...args);
+    }
+  }
+
+  async append(
+    sessionId: string,
+    events: readonly UnnumberedEvent[],
+  ): Promise<readonly SessionEvent[]> {
+    const base = this.#base(sessionId);
+    checkDurableBatch(events);
+    if (events.length === 0) return [];
+    const at = Date.now();
+    const bodies = events.map((event) => {
+      const { seq: _seq, ...rest } = event as UnnumberedEvent & { seq?: number };
+      return JSON.stringify({ ...rest, at });
+    });
+    const first = Number(
+      await this.#script(
+        appendScript,
+        [`${base}:seq`, `${base}:log`, `${base}:feed`],
+        [this.#feedMax, ...bodies],
+      ),
+    );
+    return bodies.map((body, i) => ({ seq: first + i, ...JSON.parse(body) }) as SessionEvent);
+  }
+
+  async live(sessionId: string, events: readonly StreamEvent[]): Promise<void> {
+    const base = this.#base(sessionId);
+    checkStreamBatch(events);
+    if (events.length === 0) return;
+    const args: string[] = [];
+    for (const event of events) {
+      args.push(event.attemptId, event.type === 'stream/settle' ? 's' : 'e', JSON.stringify(event));
+    }
+    const refused = (await this.#script(
+      liveScript,
+      [`${this.#prefix}leases`],
+      [base, sessionId, this.#feedMax, this.leaseMs, ...args],
+    )) as string[];
+    if (refused.length > 0) throw settledError(new Set(refused));
+  }
+
+  async renew(sessionId: string, attemptIds: readonly string[]): Promise<void> {
+    assertSessionId(sessionId);
+    if (attemptIds.length === 0) return;
+    await this.#script(
+      renewScript,
+      [`${this.#prefix}leases`],
+      [sessionId, this.leaseMs, ...attemptIds],
+    );
+  }
+
+  async page(sessionId: string, options: PageOptions): Promise<readonly SessionEvent[]> {
+    const base = this.#base(sessionId);
+    const { before, limit } = checkPage(options);
+    const last = Math.ceil(before) - 1;
+    if (limit === 0 || last < 1) return [];
+    const end = Number.isFinite(last) ? `${last}-0` : '+';
+    const entries = (await this.#redis.call(
+      'XREVRANGE',
+      `${base}:log`,
+      end,
+      '-',
+      'COUNT',
+      limit,
+    )) as Entry[];
+    return entries.reverse().map(([, fields]) => eventOf(fields) as SessionEvent);
+  }
+
+  async #range(base: string, from: number, through: number, limit: number) {
+    const entries = (await this.#redis.call(
+      'XRANGE',
+      `${base}:log`,
+      `${Math.max(1, Math.floor(from) + 1)}-0`,
+      `${through}-0`,
+      'COUNT',
+      limit,
+    )) as Entry[];
+    return entries.map(([, fields]) => eventOf(fields) as SessionEvent);
+  }
+
+  follow(sessionId: string, options: FollowOptions): BatchedFollow {
+    const base = this.#base(sessionId);
+    if (this.#closed) throw new Error('session store is closed');
+    const from = Number.isFinite(options.after) ? options.after : 0;
+    let tail = this.#tails.get(sessionId);
+    const waiting: Waiting = {
+      queue: undefined as unknown as FollowerQueue,
+      startId: undefined,
+      early: [],
+    };
+    const start = async () => {
+      tail = this.#tails.get(sessionId);
+      if (!tail) {
+        tail = { cursor: undefined, followers: new Set() };
+        this.#tails.set(sessionId, tail);
+      }
+      // Registered before the snapshot: entries the tail reads meanwhile wait in `early`.
+      tail.followers.add(waiting);
+      const [lastSeq = '0', tip = '0-0', ...held] = (await this.#script(
+        snapshotScript,
+        [`${base}:seq`, `${base}:feed`, `${base}:attempts`],
+        [base],
+      )) as string[];
+      if (tail.cursor === undefined) {
+        tail.cursor = tip;
+        this.#interrupt();
+      }
+      const backlog: SessionEvent[] = [];
+      for (let seq = from; seq < Number(lastSeq); ) {
+        const chunk = await this.#range(base, seq, Number(lastSeq), 1000);
+        if (chunk.length === 0) break;
+        backlog.push(...chunk);
+        seq = (chunk.at(-1) as SessionEvent).seq;
+      }
+      waiting.startId = tip;
+      const appended = waiting.early
+        .filter(({ id }) => after(id, tip))
+        .map(({ event }) => event)
+        .filter(isDurableEvent);
+      const replay = held.map((json) => JSON.parse(json) as CallfoldEvent);
+      waiting.early.length = 0;
+      queue.pushAll([...backlog, ...appended, ...replay]);
+      this.#read();
+    };
+    const queue = new FollowerQueue(
+      () => {
+        const current = this.#tails.get(sessionId);
+        current?.followers.delete(waiting);
+        if (current && current.followers.size === 0) {
+          this.#tails.delete(sessionId);
+          this.#interrupt();
+        }
+      },
+      options.signal,
+      start,
+    );
+    (waiting as { queue: FollowerQueue }).queue = queue;
+    return queue;
+  }
+
+  /** Makes the blocking read start over with the current set of tailed sessions. */
+  #interrupt(): void {
+    const wake = this.#wake;
+    this.#wake = undefined;
+    wake?.();
+    if (this.#blocked && this.#readerId !== undefined) {
+      this.#redis.call('CLIENT', 'UNBLOCK', this.#readerId).catch(() => {});
+    }
+  }
+
+  /** The one reading loop of this instance: a blocking XREAD over every tailed session's feed. */
+  #read(): void {
+    if (this.#reading || this.#closed) return;
+    this.#reading = true;
+    void (async () => {
+      while (!this.#closed) {
+        const tailed = [...this.#tails].filter(([, tail]) => tail.cursor !== undefined);
+        if (tailed.length === 0) {
+          if (this.#tails.size === 0) break;
+          await new Promise<void>((resolve) => {
+            this.#wake = resolve;
+          });
+          continue;
+        }
+        this.#readerId ??= (await this.#reader.call('CLIENT', 'ID').catch(() => undefined)) as
+          | number
+          | undefined;
+        let reply: ReadReply;
+        try {
+          this.#blocked = true;
+          reply = (await this.#reader.call(
+            'XREAD',
+            'COUNT',
+            1000,
+            'BLOCK',
+            this.#blockMs,
+            'STREAMS',
+            ...tailed.map(([sessionId]) => `${this.#prefix}{${sessionId}}:feed`),
+            ...tailed.map(([, tail]) => tail.cursor as string),
+          )) as ReadReply;
+        } catch {
+          if (this.#closed) break;
+          await new Promise((resolve) => setTimeout(resolve, 100));
+          continue;
+        } finally {
+          this.#blocked = false;
+        }
+        for (const [key, entries] of reply ?? []) {
+          const sessionId = key.slice(this.#prefix.length + 1, key.length - ':feed'.length - 1);
+          const tail = this.#tails.get(sessionId);
+          if (!tail || entries.length === 0) continue;
+          this.#deliver(tail, entries);
+        }
+      }
+      this.#reading = false;
+    })();
+  }
+
+  #deliver(tail: Tail, entries: readonly Entry[]): void {
+    const events = entries.map(([id, fields]) => ({ id, event: eventOf(fields) }));
+    tail.cursor = (entries.at(-1) as Entry)[0];
+    for (const follower of tail.followers) {
+      const { startId } = follower;
+      if (startId === undefined) {
+        follower.early.push(...events);
+        continue;
+      }
+      const fresh: CallfoldEvent[] = [];
+      for (const { id, event } of events) if (after(id, startId)) fresh.push(event);
+      follower.queue.pushAll(fresh);
+    }
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    clearInterval(this.#sweep);
+    for (const tail of this.#tails.values()) {
+      for (const follower of tail.followers) follower.queue.end();
+    }
+    this.#tails.clear();
+    this.#interrupt();
+    this.#reader.disconnect();
+    if (this.#owned) await this.#redis.quit().catch(() => {});
+  }
+}
+
+/**
+ * A store for many server instances on one Redis (≥ 6.2; Redis Streams), through the
+ * `ioredis` client (an optional peer dependency: `npm install ioredis`).
+ *
+ * 1. `append` numbers in a Lua script (INCR, then XADD with the seq as the entry ID), so
+ *    seqs are strictly increasing and gap-free across every instance.
+ * 2. Live attempts are held in Redis until their settle, with a lease each; every instance
+ *    sweeps expired leases (atomically: one settles, the others find nothing), so an
+ *    attempt whose producer died is withdrawn for every follower within leaseMs + sweepMs.
+ * 3. Followers on one instance share one blocking XREAD over the feeds of the sessions
+ *    they follow; each event is parsed once per instance and handed to all of them.
+ *
+ * Pass `{ url }` (the store opens and closes its connections) or `{ client }` (an ioredis
+ * client you own; the store adds one duplicate connection for blocking reads).
+ *
+ * @example
+ * ```ts
+ * import { sessionHandler } from 'callfold/server';
+ * import { redisStore } from 'callfold/server/redis';
+ * const store = await redisStore({ url: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379' });
+ * ```
+ */
+export async function redisStore(options: RedisStoreOptions): Promise<SessionStore> {
+  if ('client' in options) return new RedisStore(options.client, false, options);
+  const { Redis } = await import('ioredis');
+  const client = new Redis(options.url, { maxRetriesPerRequest: null });
+  return new RedisStore(client, true, options);
+}

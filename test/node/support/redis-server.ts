@@ -1,0 +1,79 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { Redis } from 'ioredis';
+import { repositoryRoot } from './repository.js';
+
+export interface RunningRedis {
+  readonly url: string;
+  readonly port: number;
+  stop(): Promise<void>;
+}
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+/**
+ * A real redis-server on a free loopback port, persistence off, for one test file or
+ * benchmark: installed with apt-get when missing (scripts/find-redis.mjs), stopped by `stop`.
+ */
+export async function startRedis(): Promise<RunningRedis> {
+  const finder = pathToFileURL(join(repositoryRoot(), 'scripts/find-redis.mjs')).href;
+  const { redisServerPath } = (await import(finder)) as { redisServerPath(): string };
+  const binary = redisServerPath();
+  for (let attempt = 0; ; attempt++) {
+    const port = await freePort();
+    const child: ChildProcess = spawn(
+      binary,
+      ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    let output = '';
+    child.stdout?.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+    });
+    const ready = await new Promise<boolean>((resolve) => {
+      const timer = setTimeout(() => resolve(false), 10_000);
+      child.stdout?.on('data', () => {
+        if (output.includes('Ready to accept connections')) {
+          clearTimeout(timer);
+          resolve(true);
+        }
+      });
+      child.once('exit', () => {
+        clearTimeout(timer);
+        resolve(false);
+      });
+    });
+    if (ready) {
+      const url = `redis://127.0.0.1:${port}`;
+      return {
+        url,
+        port,
+        stop: async () => {
+          if (child.exitCode !== null) return;
+          child.kill('SIGTERM');
+          await once(child, 'exit');
+        },
+      };
+    }
+    child.kill('SIGKILL');
+    if (attempt >= 2) throw new Error(`redis-server did not start:\n${output}`);
+  }
+}
+
+/** Deletes every key of the server (between tests). */
+export async function flush(url: string): Promise<void> {
+  const client = new Redis(url);
+  await client.flushall();
+  await client.quit();
+}
