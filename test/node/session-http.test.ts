@@ -45,7 +45,8 @@ describe('sessions over HTTP', () => {
     const drops = (async () => {
       let count = 0;
       while (dropping) {
-        await sleep(40 + random() * 120);
+        // Often, yet rarely enough for the largest event (a ~0.5 MB write message) to get through.
+        await sleep(150 + random() * 450);
         http.drop();
         count++;
       }
@@ -58,7 +59,11 @@ describe('sessions over HTTP', () => {
       dropping = false;
       const dropped = await drops;
       for (const f of followers) {
-        await waitFor(() => f.durable.at(-1) === lastSeq, 10_000, 'the last durable event');
+        await waitFor(
+          () => f.durable.at(-1) === lastSeq,
+          15_000,
+          `the last durable event (got ${f.durable.join()})`,
+        );
         expect(f.durable, 'each durable event once, in order').to.deep.equal(
           Array.from({ length: lastSeq }, (_, i) => i + 1),
         );
