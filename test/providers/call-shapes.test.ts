@@ -70,10 +70,9 @@ describe('OpenAI Chat Completions: object arguments and cut calls', () => {
     ]);
     const [message] = ofType(events, 'assistant/message');
     expect(message?.stopReason).to.equal('length');
-    expect(message?.blocks.map((b) => b.type === 'tool-use' && b.incomplete === true)).to.deep.equal([
-      false,
-      true,
-    ]);
+    expect(
+      message?.blocks.map((b) => b.type === 'tool-use' && b.incomplete === true),
+    ).to.deep.equal([false, true]);
     expect(ofType(events, 'tool/call').map((c) => c.callId)).to.deep.equal(['call_1']);
     expect(nodes(events).get('call_2')).to.include({
       stage: 'preparing',
