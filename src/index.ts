@@ -64,6 +64,7 @@ export type {
 } from './events/types.js';
 export { isDurableEvent, isStreamEvent } from './events/types.js';
 export { EventError, isCallfoldEvent, parseEvent } from './events/validate.js';
+export { type ArgumentRole, argumentFields } from './groups/argument-fields.js';
 export {
   Builder,
   type BuilderOptions,
@@ -73,11 +74,15 @@ export {
 } from './groups/builder.js';
 export {
   categoryOf,
+  normalizeToolName,
   type ToolCategory,
   toolCategories,
   toolClassifier,
+  toolNames,
+  toolNamesOf,
 } from './groups/categories.js';
 export { toolDetail } from './groups/detail.js';
+export { type DetailSource, detailSources } from './groups/detail-sources.js';
 export { detailText } from './groups/detail-text.js';
 export {
   type CategoryCount,

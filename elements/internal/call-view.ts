@@ -1,8 +1,11 @@
-import type { PartialArguments } from '../../src/arguments/partial-arguments.js';
-import type { ToolNode } from '../../src/definitions/tool-definition.js';
-import type { ToolCategory } from '../../src/groups/categories.js';
-import { FIELDS, firstKey, scalarText } from './argument-fields.js';
+import {
+  argumentFields,
+  type PartialArguments,
+  type ToolCategory,
+  type ToolNode,
+} from '../../src/index.js';
 import { clipAt } from './clip.js';
+import { firstKey, scalarText } from './field-text.js';
 import { httpUrl } from './http-url.js';
 import { resultView } from './tool-output.js';
 
@@ -57,7 +60,7 @@ function longField(args: PartialArguments, keys: readonly string[]): LongText | 
 
 /** A command given as a string, or as argv (`["bash", "-lc", "ls"]`) once complete. */
 function commandText(args: PartialArguments): LongText | undefined {
-  const key = firstKey(args, FIELDS.command);
+  const key = firstKey(args, argumentFields.command);
   if (key === undefined) return undefined;
   if (args.kind(key) !== 'array') return longField(args, [key]);
   const argv = args.value(key);
@@ -88,31 +91,42 @@ function stringIn(record: Record<string, unknown>, keys: readonly string[]): str
   return undefined;
 }
 
+function arrayIn(record: Record<string, unknown>, keys: readonly string[]): readonly unknown[] {
+  for (const key of keys) {
+    const value = Object.hasOwn(record, key) ? record[key] : undefined;
+    if (Array.isArray(value)) return value;
+  }
+  return [];
+}
+
 function todoItems(args: PartialArguments): CallSection | undefined {
-  const key = firstKey(args, FIELDS.todos);
+  const key = firstKey(args, argumentFields.todos);
   const value = key === undefined ? undefined : args.value(key);
   if (!Array.isArray(value)) return undefined;
   const items = value.filter(isRecord).map((item) => ({
-    text: stringIn(item, ['content', 'step', 'text', 'title', 'description']) ?? '',
-    status: (stringIn(item, ['status']) ?? 'pending').toLowerCase().replace('-', '_'),
+    text: stringIn(item, argumentFields.todoText) ?? '',
+    status: (stringIn(item, argumentFields.todoStatus) ?? 'pending')
+      .toLowerCase()
+      .replace('-', '_'),
   }));
   return { type: 'todos', items };
 }
 
 function questionFields(args: PartialArguments): FieldEntry[] {
-  const entries = fields(args, FIELDS.question);
-  const questions = args.kind('questions') === 'array' ? args.value('questions') : undefined;
+  const entries = fields(args, argumentFields.question);
+  const key = firstKey(args, argumentFields.questions);
+  const questions = key !== undefined && args.kind(key) === 'array' ? args.value(key) : undefined;
   if (!Array.isArray(questions)) return entries;
   for (const question of questions.filter(isRecord)) {
-    const text = stringIn(question, ['question', 'text', 'header']);
+    const text = stringIn(question, argumentFields.questionText);
     if (text !== undefined) entries.push({ label: 'question', value: text });
-    const options = Array.isArray(question.options) ? question.options : [];
+    const options = arrayIn(question, argumentFields.options);
     const labels = options
       .map((option) =>
         typeof option === 'string'
           ? option
           : isRecord(option)
-            ? stringIn(option, ['label'])
+            ? stringIn(option, argumentFields.optionLabel)
             : undefined,
       )
       .filter((label): label is string => label !== undefined);
@@ -123,7 +137,7 @@ function questionFields(args: PartialArguments): FieldEntry[] {
 
 function webFields(args: PartialArguments): FieldEntry[] {
   const entries: FieldEntry[] = [];
-  const key = firstKey(args, FIELDS.url);
+  const key = firstKey(args, argumentFields.url);
   const url = key === undefined ? undefined : scalarText(args, key);
   if (url !== undefined) {
     const href = httpUrl(url);
@@ -131,7 +145,7 @@ function webFields(args: PartialArguments): FieldEntry[] {
       href === undefined ? { label: 'url', value: url } : { label: 'url', value: url, href },
     );
   }
-  return [...entries, ...fields(args, FIELDS.web)];
+  return [...entries, ...fields(args, argumentFields.webOptions)];
 }
 
 function block(
@@ -153,28 +167,28 @@ function callSections(node: ToolNode, category: ToolCategory): CallSection[] {
   switch (category) {
     case 'read':
     case 'read_image':
-      return fieldSection(fields(args, FIELDS.range));
+      return fieldSection(fields(args, argumentFields.range));
     case 'write':
-      return block('content', 'Content', longField(args, FIELDS.content));
+      return block('content', 'Content', longField(args, argumentFields.content));
     case 'edit':
       return [
-        ...block('old', 'Replace', longField(args, FIELDS.oldText), 'removed'),
-        ...block('new', 'With', longField(args, FIELDS.newText), 'added'),
-        ...(firstKey(args, FIELDS.oldText) === undefined &&
-        firstKey(args, FIELDS.newText) === undefined
-          ? block('patch', 'Patch', longField(args, FIELDS.patch))
+        ...block('old', 'Replace', longField(args, argumentFields.oldText), 'removed'),
+        ...block('new', 'With', longField(args, argumentFields.newText), 'added'),
+        ...(firstKey(args, argumentFields.oldText) === undefined &&
+        firstKey(args, argumentFields.newText) === undefined
+          ? block('patch', 'Patch', longField(args, argumentFields.patch))
           : []),
       ];
     case 'bash':
     case 'pwsh':
       return block('command', 'Command', commandText(args), 'command');
     case 'run_code': {
-      const language = firstKey(args, FIELDS.language);
+      const language = firstKey(args, argumentFields.language);
       const label = language === undefined ? 'Code' : `Code (${scalarText(args, language) ?? ''})`;
-      return block('code', label, longField(args, FIELDS.code));
+      return block('code', label, longField(args, argumentFields.code));
     }
     case 'search':
-      return fieldSection(fields(args, FIELDS.search));
+      return fieldSection(fields(args, argumentFields.searchOptions));
     case 'web':
       return fieldSection(webFields(args));
     case 'todo': {

@@ -1,4 +1,4 @@
-import type { ToolNode } from '../../src/definitions/tool-definition.js';
+import type { ToolNode } from '../../src/index.js';
 
 /** `tool-open-path`: a row's path was activated (click, Enter or Space). Nothing navigates. */
 export interface ToolOpenPathDetail {

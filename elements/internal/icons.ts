@@ -1,5 +1,5 @@
 import { html, type SVGTemplateResult, svg, type TemplateResult } from 'lit';
-import type { ToolCategory } from '../../src/groups/categories.js';
+import type { ToolCategory } from '../../src/index.js';
 
 /** 16×16 stroke glyphs drawn in `currentColor`, one per tool category. */
 const GLYPHS: { readonly [C in ToolCategory]: SVGTemplateResult } = {

@@ -1,6 +1,5 @@
 import type { TemplateResult } from 'lit';
-import type { ToolNode } from '../../src/definitions/tool-definition.js';
-import type { ToolCategory } from '../../src/groups/categories.js';
+import type { ToolCategory, ToolNode } from '../../src/index.js';
 
 /**
  * An embedder's own rendering for some tools, by composition: return a template for the

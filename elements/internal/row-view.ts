@@ -1,7 +1,11 @@
-import type { ToolNode } from '../../src/definitions/tool-definition.js';
-import { normalizeToolName, type ToolCategory } from '../../src/groups/categories.js';
-import { toolDetail } from '../../src/groups/detail.js';
-import { closedText, decodedLength, FIELDS, firstKey, formatKiB } from './argument-fields.js';
+import {
+  argumentFields,
+  normalizeToolName,
+  type ToolCategory,
+  type ToolNode,
+  toolDetail,
+} from '../../src/index.js';
+import { closedText, decodedLength, firstKey, formatKiB } from './field-text.js';
 import { httpUrl } from './http-url.js';
 
 /** What a row's header line shows. Every field is plain text, rendered through text bindings. */
@@ -89,30 +93,31 @@ export function rowView(node: ToolNode, category: ToolCategory): RowView {
   switch (category) {
     case 'read':
     case 'read_image':
-      path = closedText(args, FIELDS.path);
+      path = closedText(args, argumentFields.path);
       break;
     case 'write':
-      path = closedText(args, FIELDS.path);
-      size = sizeOf(node, [FIELDS.content]);
+      path = closedText(args, argumentFields.path);
+      size = sizeOf(node, [argumentFields.content]);
       break;
     case 'edit':
-      path = closedText(args, FIELDS.path);
+      path = closedText(args, argumentFields.path);
       size =
-        firstKey(args, FIELDS.oldText) !== undefined || firstKey(args, FIELDS.newText) !== undefined
-          ? sizeOf(node, [FIELDS.oldText, FIELDS.newText])
-          : sizeOf(node, [FIELDS.patch]);
+        firstKey(args, argumentFields.oldText) !== undefined ||
+        firstKey(args, argumentFields.newText) !== undefined
+          ? sizeOf(node, [argumentFields.oldText, argumentFields.newText])
+          : sizeOf(node, [argumentFields.patch]);
       break;
     case 'bash':
     case 'pwsh':
-      summary = prefixOf(node, FIELDS.description);
-      if (!preparing) summary ??= firstLine(prefixOf(node, FIELDS.command));
+      summary = prefixOf(node, argumentFields.description);
+      if (!preparing) summary ??= firstLine(prefixOf(node, argumentFields.command));
       break;
     case 'run_code':
-      summary = prefixOf(node, FIELDS.description);
-      if (!preparing) summary ??= firstLine(prefixOf(node, FIELDS.code));
+      summary = prefixOf(node, argumentFields.description);
+      if (!preparing) summary ??= firstLine(prefixOf(node, argumentFields.code));
       break;
     case 'web':
-      href = httpUrl(closedText(args, FIELDS.url));
+      href = httpUrl(closedText(args, argumentFields.url));
       if (href === undefined) summary = toolDetail(node, category);
       break;
     case 'search':

@@ -1,8 +1,6 @@
 import { html, LitElement, nothing, type PropertyValues, type TemplateResult } from 'lit';
 import { repeat } from 'lit/directives/repeat.js';
-import type { ToolNode } from '../../src/definitions/tool-definition.js';
-import type { GroupNode } from '../../src/groups/builder.js';
-import { categoryOf } from '../../src/groups/categories.js';
+import { categoryOf, type GroupNode, type ToolCategory, type ToolNode } from '../../src/index.js';
 import { emit } from './events.js';
 import { categoryIcon, chevronIcon } from './icons.js';
 import type { ToolClassifier, ToolRenderer } from './render-tool.js';
@@ -19,8 +17,13 @@ import { toolGroupStyles } from './tool-group-styles.js';
  * as it was. Rows are keyed by callId (lit's `repeat`), so each call keeps its `<tool-row>`
  * through its stages. A collapsed group renders no rows, and so reads no arguments.
  *
+ * Each row shows its tool under the category the group counted it under
+ * (`group.categories`, from the Builder that built the group), so a row never says "Web"
+ * under a header that says "Read 1 file": give extra tool names to the Builder
+ * (`AssemblerOptions.groups.categories`) and both follow.
+ *
  * `renderTool` lets an embedder draw some tools itself, by composition: return a template
- * for those, undefined for the rest.
+ * for those, undefined for the rest. It gets the same category as the built-in row.
  *
  * Registering `tool-group` (`callfold/elements/tool-group`) also registers `tool-row`.
  *
@@ -75,8 +78,12 @@ export class ToolGroupElement extends LitElement {
   declare expanded: boolean;
   /** Renders some tools the embedder's way; undefined for a tool gives the built-in row. */
   declare renderTool: ToolRenderer | undefined;
-  /** Maps a tool's name to its category; the core's `categoryOf` by default. */
-  declare categoryOf: ToolClassifier;
+  /**
+   * Overrides the rows' categories (and the one `renderTool` gets). Undefined by default:
+   * rows take `group.categories`, which the header counts. Set it only to the classifier
+   * the group's Builder used, or the rows and the header disagree.
+   */
+  declare categoryOf: ToolClassifier | undefined;
 
   /** Expanded state by group id, for this element's life. */
   readonly #remembered = new Map<string, boolean>();
@@ -87,7 +94,7 @@ export class ToolGroupElement extends LitElement {
     this.group = undefined;
     this.expanded = false;
     this.renderTool = undefined;
-    this.categoryOf = categoryOf;
+    this.categoryOf = undefined;
   }
 
   protected override willUpdate(changed: PropertyValues<this>): void {
@@ -138,7 +145,8 @@ export class ToolGroupElement extends LitElement {
             ? repeat(
                 group.tools,
                 (tool) => tool.callId,
-                (tool) => html`<div role="listitem">${this.#row(tool)}</div>`,
+                (tool, index) =>
+                  html`<div role="listitem">${this.#row(tool, group.categories[index])}</div>`,
               )
             : nothing
         }
@@ -146,10 +154,12 @@ export class ToolGroupElement extends LitElement {
     </div>`;
   }
 
-  #row(tool: ToolNode): TemplateResult {
+  /** `counted` is undefined only for a group made by hand without `categories`. */
+  #row(tool: ToolNode, counted: ToolCategory | undefined): TemplateResult {
+    const category = this.categoryOf?.(tool.name) ?? counted ?? categoryOf(tool.name);
     return (
-      this.renderTool?.(tool, this.categoryOf(tool.name)) ??
-      html`<tool-row .node=${tool} .categoryOf=${this.categoryOf}></tool-row>`
+      this.renderTool?.(tool, category) ??
+      html`<tool-row .node=${tool} .category=${category}></tool-row>`
     );
   }
 

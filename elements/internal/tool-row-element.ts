@@ -1,6 +1,5 @@
 import { html, LitElement, nothing, type PropertyValues, type TemplateResult } from 'lit';
-import type { ToolNode } from '../../src/definitions/tool-definition.js';
-import { categoryOf, type ToolCategory } from '../../src/groups/categories.js';
+import { categoryOf, type ToolCategory, type ToolNode } from '../../src/index.js';
 import { bodySections, type CallSection, type FieldEntry } from './call-view.js';
 import { emit } from './events.js';
 import { categoryIcon, chevronIcon } from './icons.js';
@@ -80,6 +79,7 @@ export class ToolRowElement extends LitElement {
   static override properties = {
     node: { attribute: false },
     expanded: { type: Boolean, reflect: true },
+    category: { attribute: false },
     categoryOf: { attribute: false },
   };
 
@@ -90,7 +90,13 @@ export class ToolRowElement extends LitElement {
    * @attr expanded
    */
   declare expanded: boolean;
-  /** Maps the tool's name to its category; the core's `categoryOf` by default. */
+  /**
+   * The category to show: `<tool-group>` sets the one its group counted the tool under
+   * (`GroupNode.categories`), so the row and the group header agree. When undefined, the
+   * row asks `categoryOf`.
+   */
+  declare category: ToolCategory | undefined;
+  /** Maps the tool's name to its category when `category` is not set; the core's `categoryOf` by default. */
   declare categoryOf: ToolClassifier;
 
   /** Ids of the blocks shown in full ("Show more"), kept across stages. */
@@ -102,14 +108,20 @@ export class ToolRowElement extends LitElement {
     super();
     this.node = undefined;
     this.expanded = false;
+    this.category = undefined;
     this.categoryOf = categoryOf;
   }
 
+  /** The category shown for `node`. */
+  #categoryOf(node: ToolNode): ToolCategory {
+    return this.category ?? this.categoryOf(node.name);
+  }
+
   protected override willUpdate(changed: PropertyValues<this>): void {
-    if (changed.has('node') || changed.has('categoryOf')) {
+    if (changed.has('node') || changed.has('category') || changed.has('categoryOf')) {
       const { node } = this;
       this.#hostAttribute('stage', node?.stage);
-      this.#hostAttribute('category', node ? this.categoryOf(node.name) : undefined);
+      this.#hostAttribute('category', node ? this.#categoryOf(node) : undefined);
       this.toggleAttribute('error', node?.result?.isError === true);
     }
   }
@@ -122,7 +134,7 @@ export class ToolRowElement extends LitElement {
   protected override render(): TemplateResult | typeof nothing {
     const { node } = this;
     if (!node) return nothing;
-    const category: ToolCategory = this.categoryOf(node.name);
+    const category = this.#categoryOf(node);
     const view = rowView(node, category);
     this.#path = view.path;
     const expandable = node.stage !== 'preparing';

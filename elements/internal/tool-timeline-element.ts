@@ -1,12 +1,14 @@
 import { html, LitElement, nothing, type TemplateResult } from 'lit';
 import { repeat } from 'lit/directives/repeat.js';
 import type { Observable, Subscription } from 'rxjs';
-import type { Conversation } from '../../src/conversation/conversation.js';
-import type { AssistantNode } from '../../src/definitions/assistant-definition.js';
-import type { GroupNode } from '../../src/groups/builder.js';
-import { categoryOf } from '../../src/groups/categories.js';
-import { type AssembleOptions, assemble } from '../../src/rx/assemble.js';
-import type { AssembleInput } from '../../src/rx/assembler-command.js';
+import {
+  type AssembleInput,
+  type AssembleOptions,
+  type AssistantNode,
+  assemble,
+  type Conversation,
+  type GroupNode,
+} from '../../src/index.js';
 import { emit, type ToolGroupToggleEvent } from './events.js';
 import type { ToolClassifier, ToolRenderer } from './render-tool.js';
 import { theme } from './theme.js';
@@ -85,8 +87,13 @@ export class ToolTimelineElement extends LitElement {
   declare expandGroups: boolean;
   /** Renders some tools the embedder's way; passed to every group. */
   declare renderTool: ToolRenderer | undefined;
-  /** Maps a tool's name to its category; passed to every group. */
-  declare categoryOf: ToolClassifier;
+  /**
+   * Overrides the rows' categories in every group (see `ToolGroupElement.categoryOf`).
+   * Undefined by default: rows follow their group's `categories`. To add tool names, give
+   * them to the Builder, `assembleOptions: { groups: { categories } }`, and the header and
+   * the rows both follow.
+   */
+  declare categoryOf: ToolClassifier | undefined;
 
   #source: Observable<AssembleInput> | undefined;
   #assembleOptions: AssembleOptions | undefined;
@@ -103,7 +110,7 @@ export class ToolTimelineElement extends LitElement {
     this.conversation = undefined;
     this.expandGroups = false;
     this.renderTool = undefined;
-    this.categoryOf = categoryOf;
+    this.categoryOf = undefined;
   }
 
   /**

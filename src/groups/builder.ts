@@ -10,6 +10,12 @@ export interface GroupNode {
   /** The callId of the run's first tool: stable while the run grows. */
   readonly id: string;
   readonly tools: readonly ToolNode[];
+  /**
+   * The category of each tool, index for index with `tools`, as this group's Builder
+   * classified it (`BuilderOptions.categories` included): the categories `counts` counts.
+   * The elements show each row under this category, so a row and its group header agree.
+   */
+  readonly categories: readonly ToolCategory[];
   /** In first-seen order. */
   readonly counts: readonly CategoryCount[];
   /** E.g. "Read 3 files · Ran 2 commands" (`BuilderOptions.summary`). */
@@ -129,8 +135,10 @@ export class Builder<Item extends KindedNode = AssistantNode> {
     const previous = this.#groups.get(id);
     if (previous && sameNodes(previous.tools, run)) return previous;
     const tally: { category: ToolCategory; count: number }[] = [];
+    const categories: ToolCategory[] = [];
     for (const tool of run) {
       const category = this.categoryOf(tool.name);
+      categories.push(category);
       const entry = tally.find((c) => c.category === category);
       if (entry) entry.count++;
       else tally.push({ category, count: 1 });
@@ -141,6 +149,10 @@ export class Builder<Item extends KindedNode = AssistantNode> {
       kind: 'group',
       id,
       tools: Object.freeze(run),
+      categories:
+        previous !== undefined && sameNodes(previous.categories, categories)
+          ? previous.categories
+          : Object.freeze(categories),
       counts,
       summary: same ? previous.summary : this.#summary(counts),
       detail: this.#detail(run[run.length - 1] as ToolNode),

@@ -1,6 +1,8 @@
+import { deepFreeze } from '../internal/deep-freeze.js';
+
 /**
- * What callfold knows about tools: the one table of tool names by category, and which
- * argument fields describe a tool of each category. No other module names a tool.
+ * The one table of tool names, by category. No other module names a tool; argument field
+ * names live in `argument-fields.ts`.
  */
 
 /** What a tool does, for counting and describing a group. Unknown tools are `generic`. */
@@ -19,7 +21,7 @@ export type ToolCategory =
   | 'generic';
 
 /**
- * Tool names of common agents (Claude Code, Codex CLI, Gemini CLI, OpenCode, Cline and Roo
+ * The built-in tool names by category: the names of common agents (Claude Code, Codex CLI, Gemini CLI, OpenCode, Cline and Roo
  * Code, Cursor, Copilot, Windsurf, Continue, OpenHands and SWE-agent, Anthropic and OpenAI
  * hosted tools, MCP reference servers), by category. Names match as `normalizeToolName`
  * spells them, so `TodoWrite`, `todo_write` and `todo-write` are one name.
@@ -39,8 +41,11 @@ export type ToolCategory =
  * - `python`, `execute_ipython_cell` and hosted code interpreters are `run_code`.
  * - Sub-agents (`Task`), plans (`ExitPlanMode`), shell management (`BashOutput`, `KillShell`)
  *   and MCP tools without a known base name are `generic`.
+ *
+ * Frozen. Read it to learn what the built-in rows call a `read` tool; classify a name with
+ * `categoryOf` or `toolClassifier`, which also match namespaced names.
  */
-const NAMES: { readonly [C in ToolCategory]: readonly string[] } = deepFreeze({
+export const toolNames: { readonly [C in ToolCategory]: readonly string[] } = deepFreeze({
   read: [
     'Read',
     'read_file',
@@ -173,7 +178,7 @@ const NAMES: { readonly [C in ToolCategory]: readonly string[] } = deepFreeze({
 
 /** Every category, in the order of the type. */
 export const toolCategories: readonly ToolCategory[] = Object.freeze(
-  Object.keys(NAMES) as ToolCategory[],
+  Object.keys(toolNames) as ToolCategory[],
 );
 
 /**
@@ -186,7 +191,7 @@ export function normalizeToolName(name: string): string {
 
 const BUILT_IN: ReadonlyMap<string, ToolCategory> = new Map(
   toolCategories.flatMap((category) =>
-    NAMES[category].map((name) => [normalizeToolName(name), category] as const),
+    toolNames[category].map((name) => [normalizeToolName(name), category] as const),
   ),
 );
 
@@ -247,92 +252,5 @@ export function toolClassifier(
 
 /** The built-in names of one category, as spelled in the table (for documentation and tests). */
 export function toolNamesOf(category: ToolCategory): readonly string[] {
-  return NAMES[category];
+  return toolNames[category];
 }
-
-/**
- * Where a detail comes from: a string field by name, or a field read another way.
- * - `argv`: an array of strings, once complete, joined by spaces; a shell wrapper
- *   (`["bash", "-lc", script]`) shows its script.
- * - `list`: an array of strings, once complete, joined by spaces.
- * - `patch`: the first file a patch names (`*** Update File: a.ts`, `+++ b/a.ts`) within the
- *   first 512 units.
- * - `todos`: a todo list, once complete: the item in progress (its `activeForm` when given),
- *   else the first not completed, else the last.
- * - `questions`: the first question of a list, once complete.
- */
-export type DetailSource =
-  | string
-  | { readonly field: string; readonly as: 'argv' | 'list' | 'patch' | 'todos' | 'questions' };
-
-function deepFreeze<T>(value: T): T {
-  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const inner of Object.values(value)) deepFreeze(inner);
-  }
-  return value;
-}
-
-const PATH: readonly DetailSource[] = [
-  'file_path',
-  'path',
-  'filePath',
-  'filepath',
-  'absolute_path',
-  'AbsolutePath',
-  'target_file',
-  'TargetFile',
-  'notebook_path',
-  'dir_path',
-  'dirPath',
-  'relative_workspace_path',
-];
-
-const COMMAND: readonly DetailSource[] = [
-  'description',
-  'explanation',
-  'command',
-  'cmd',
-  'CommandLine',
-  'script',
-  { field: 'command', as: 'argv' },
-  { field: 'cmd', as: 'argv' },
-];
-
-/**
- * The fields that describe a tool, by category, first usable wins: a string whose collapsed
- * text is not empty. A field that arrives later but ranks higher takes over the detail.
- * `generic` tries the fields most tools label themselves with.
- */
-export const detailSources: { readonly [C in ToolCategory]: readonly DetailSource[] } = deepFreeze({
-  read: [...PATH, { field: 'paths', as: 'list' }],
-  read_image: PATH,
-  write: PATH,
-  edit: [...PATH, { field: 'input', as: 'patch' }, { field: 'patch', as: 'patch' }],
-  search: ['pattern', 'query', 'regex', 'search_term', 'Query', 'Pattern', 'glob', ...PATH],
-  web: ['url', 'Url', 'query', 'search_term', { field: 'urls', as: 'list' }, 'prompt'],
-  todo: [
-    { field: 'todos', as: 'todos' },
-    { field: 'plan', as: 'todos' },
-    { field: 'todoList', as: 'todos' },
-    'todos',
-    'explanation',
-  ],
-  question: ['question', { field: 'questions', as: 'questions' }, 'prompt', 'message'],
-  bash: COMMAND,
-  pwsh: COMMAND,
-  run_code: ['description', 'explanation', 'code', 'source', 'script'],
-  generic: [
-    'description',
-    'title',
-    'file_path',
-    'path',
-    'filePath',
-    'url',
-    'query',
-    'pattern',
-    'command',
-    'prompt',
-    'message',
-  ],
-});

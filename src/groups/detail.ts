@@ -1,6 +1,8 @@
 import type { PartialArguments } from '../arguments/partial-arguments.js';
 import type { ToolNode } from '../definitions/tool-definition.js';
-import { categoryOf, type DetailSource, detailSources, type ToolCategory } from './categories.js';
+import { argumentFields } from './argument-fields.js';
+import { categoryOf, type ToolCategory } from './categories.js';
+import { type DetailSource, detailSources } from './detail-sources.js';
 import { DETAIL_PREFIX, detailOfPrefixes, detailText, prefixesOf } from './detail-text.js';
 import { groupProbe } from './probe.js';
 
@@ -37,14 +39,14 @@ function joinStrings(value: unknown, unwrapShell: boolean): string | undefined {
   return argv.join(' ');
 }
 
-const TODO_TEXT = ['content', 'step', 'text', 'title', 'description'];
-const ACTIVE_TODO_TEXT = ['activeForm', ...TODO_TEXT];
+const { todoText: TODO_TEXT, todoActiveText, todoStatus, questionText } = argumentFields;
+const ACTIVE_TODO_TEXT = [...todoActiveText, ...TODO_TEXT];
 
 function todoText(value: unknown): string | undefined {
   if (!Array.isArray(value)) return undefined;
   const items = value.filter(isRecord);
   const status = (item: Record<string, unknown>) =>
-    typeof item.status === 'string' ? item.status.toLowerCase().replace('-', '_') : '';
+    firstString(item, todoStatus)?.toLowerCase().replace('-', '_') ?? '';
   const active = items.find((item) => status(item) === 'in_progress');
   if (active) return firstString(active, ACTIVE_TODO_TEXT);
   const open = items.find((item) => !['completed', 'done', 'cancelled'].includes(status(item)));
@@ -77,7 +79,7 @@ function sourceDetail(args: PartialArguments, source: DetailSource): string | un
       text = todoText(value);
       break;
     case 'questions':
-      text = Array.isArray(value) ? firstString(value[0], ['question', 'text']) : undefined;
+      text = Array.isArray(value) ? firstString(value[0], questionText) : undefined;
       break;
     default:
       return source.as satisfies never;

@@ -3,20 +3,22 @@
  * provider adapter would, publish, and hand the published nodes to elements, so every row
  * reads through a real `PartialArguments`.
  */
-import { Assembler } from '../../src/conversation/assembler.js';
+import { Assembler, type AssemblerOptions } from '../../src/conversation/assembler.js';
 import type { Conversation } from '../../src/conversation/conversation.js';
 import type { ToolNode } from '../../src/definitions/tool-definition.js';
 import type { CallfoldEvent } from '../../src/events/types.js';
 import type { GroupNode } from '../../src/groups/builder.js';
 
 export class Session {
-  readonly assembler = new Assembler({ now: () => 1_000 });
+  readonly assembler: Assembler;
   readonly attemptId: string;
   #seq = 0;
   #blocks = new Map<string, number>();
   conversation: Conversation;
 
-  constructor(attemptId = 'a1') {
+  /** `options` go to the Assembler (e.g. `groups: { categories }`); the clock is fixed. */
+  constructor(attemptId = 'a1', options: AssemblerOptions = {}) {
+    this.assembler = new Assembler({ now: () => 1_000, ...options });
     this.attemptId = attemptId;
     this.conversation = this.assembler.publish();
   }

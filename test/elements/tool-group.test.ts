@@ -138,6 +138,29 @@ describe('<tool-group> rows', () => {
     expect(el.shadowRoot?.querySelector('.custom') === custom, 'kept by callId').to.be.true;
   });
 
+  it('a row shows the category its group counted it under (failed before: the row said Web under "Read 1 file")', async () => {
+    const session = new Session('a1', { groups: { categories: { fetch: 'read' } } }).call(
+      'c1',
+      'fetch',
+      { url: 'https://example.com/a.md', file_path: 'a.md' },
+    );
+    const seen: string[] = [];
+    const renderTool: ToolRenderer = (_node, category) => {
+      seen.push(category);
+      return undefined;
+    };
+    const el = await fixture<ToolGroupElement>(
+      html`<tool-group expanded .renderTool=${renderTool} .group=${session.group('c1')}></tool-group>`,
+    );
+    expect(part(el, 'summary')?.textContent).to.equal('Read 1 file');
+    const row = rows(el)[0] as HTMLElement & { updateComplete: Promise<unknown> };
+    await row.updateComplete;
+    expect(row.getAttribute('category')).to.equal('read');
+    expect(part(row, 'title')?.textContent).to.equal('Read');
+    expect(part(row, 'path')?.textContent?.trim()).to.equal('a.md');
+    expect(seen).to.deep.equal(['read']);
+  });
+
   it('a custom categoryOf reaches the rows', async () => {
     const session = new Session().call('c1', 'deploy', { description: 'Ship it', command: 'x' });
     const el = await fixture<ToolGroupElement>(

@@ -151,6 +151,30 @@ describe('Builder: counts and summary', () => {
     expect(calls).to.deep.equal([2]);
     expect(() => new Builder({ categories: { x: 'nope' as 'bash' } })).to.throw(RangeError);
   });
+
+  it('records each tool’s category, index for index, as the counts count it', () => {
+    const builder = new Builder({ categories: { fetch: 'read' } });
+    const session = assembler();
+    session.push([
+      toolDelta('a1', 0, 'c1', '{}', 'fetch'),
+      toolDelta('a1', 1, 'c2', '{}', 'Bash'),
+      toolDelta('a1', 2, 'c3', '{}', 'WebFetch'),
+    ]);
+    const group = onlyGroup(builder.build([...session.publish().tools.values()]));
+    expect(group.categories).to.deep.equal(['read', 'bash', 'web']);
+    expect(group.summary).to.equal('Read 1 file · Ran 1 command · Made 1 web request');
+    expect(Object.isFrozen(group.categories)).to.equal(true);
+  });
+
+  it('keeps the categories array while the tools’ categories are the same', () => {
+    const session = assembler();
+    session.push(toolDelta('a1', 0, 'c1', '{"description":"a', 'Bash'));
+    const first = onlyGroup(session.publish());
+    session.push(toolDelta('a1', 0, 'c1', 'b'));
+    const second = onlyGroup(session.publish());
+    expect(second).not.to.equal(first);
+    expect(second.categories).to.equal(first.categories);
+  });
 });
 
 describe('Builder: structure sharing', () => {

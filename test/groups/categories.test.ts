@@ -1,14 +1,18 @@
 import { expect } from 'chai';
 import { PartialArguments } from '../../src/arguments/partial-arguments.js';
+import { argumentFields } from '../../src/groups/argument-fields.js';
 import {
   categoryOf,
   type ToolCategory,
   toolCategories,
   toolClassifier,
+  toolNames,
   toolNamesOf,
 } from '../../src/groups/categories.js';
 import { toolDetail } from '../../src/groups/detail.js';
+import { detailSources } from '../../src/groups/detail-sources.js';
 import { englishPhrase, englishSummary } from '../../src/groups/summary.js';
+import * as api from '../../src/index.js';
 import { describe, it } from '../harness.js';
 import { assembler, onlyGroup, toolDelta } from './support.js';
 
@@ -157,6 +161,32 @@ describe('summary wording', () => {
     const group = onlyGroup(session.publish());
     expect(group.summary).to.equal('Used 2 tools');
     expect(group.detail).to.equal('Ship it');
+  });
+});
+
+describe('argumentFields: the one table of field names', () => {
+  it('is where every field a detail source reads comes from', () => {
+    const names = new Set<string>(Object.values(argumentFields).flat());
+    for (const category of toolCategories) {
+      for (const source of detailSources[category]) {
+        const field = typeof source === 'string' ? source : source.field;
+        expect(names.has(field), `${category}: ${field}`).to.equal(true);
+      }
+    }
+  });
+
+  it('is frozen, as are the tool names and the detail sources', () => {
+    expect(Object.isFrozen(argumentFields) && Object.isFrozen(argumentFields.path)).to.equal(true);
+    expect(Object.isFrozen(toolNames) && Object.isFrozen(toolNames.read)).to.equal(true);
+    expect(Object.isFrozen(detailSources.bash[detailSources.bash.length - 1])).to.equal(true);
+    expect(() => (argumentFields.path as unknown as string[]).push('x')).to.throw(TypeError);
+  });
+
+  it('is what the public API exports, with normalizeToolName', () => {
+    expect(api.argumentFields).to.equal(argumentFields);
+    expect(api.toolNames).to.equal(toolNames);
+    expect(api.detailSources).to.equal(detailSources);
+    expect(api.normalizeToolName('Todo-Write')).to.equal(api.normalizeToolName('todo_write'));
   });
 });
 

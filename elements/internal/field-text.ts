@@ -1,28 +1,10 @@
-import type { PartialArguments } from '../../src/arguments/partial-arguments.js';
-import { detailSources } from '../../src/groups/categories.js';
+import type { PartialArguments } from '../../src/index.js';
 
 /**
- * Argument field names rows look for, by role, most common first. These are field names
- * that agents' tools share (aliases such as `file_path`/`path`/`filePath`), never tool names:
- * which tool is which stays in `src/groups/categories`. Paths reuse the group detail's list.
+ * Reading argument fields for a row: which field names play which role is the core's
+ * `argumentFields` table; these helpers read the first present name of a role at the
+ * granularity a row shows it.
  */
-export const FIELDS = {
-  path: detailSources.read.filter((source): source is string => typeof source === 'string'),
-  content: ['content', 'file_text', 'contents', 'CodeContent', 'code_edit', 'text'],
-  oldText: ['old_string', 'old_str', 'oldString', 'old_text'],
-  newText: ['new_string', 'new_str', 'newString', 'new_text'],
-  patch: ['input', 'patch', 'diff'],
-  description: ['description', 'explanation'],
-  command: ['command', 'cmd', 'CommandLine', 'script'],
-  code: ['code', 'source', 'script'],
-  language: ['language', 'lang'],
-  url: ['url', 'Url', 'uri'],
-  range: ['offset', 'limit', 'start_line', 'end_line', 'line', 'pages'],
-  search: ['pattern', 'query', 'regex', 'glob', 'include', 'path', 'output_mode'],
-  web: ['query', 'prompt', 'allowed_domains', 'blocked_domains'],
-  todos: ['todos', 'plan', 'todoList'],
-  question: ['question', 'prompt', 'message'],
-} as const satisfies Record<string, readonly string[]>;
 
 /** The first of `keys` whose value has started, in the order given. */
 export function firstKey(args: PartialArguments, keys: readonly string[]): string | undefined {
