@@ -4,6 +4,16 @@
  */
 import { ToolRowElement } from './internal/tool-row-element.js';
 
+// The event types travel with the registration, and with them the
+// `GlobalEventHandlersEventMap` entries that type `addEventListener('tool-open-path', …)`.
+export type {
+  ToolOpenPathDetail,
+  ToolOpenPathEvent,
+  ToolRowToggleDetail,
+  ToolRowToggleEvent,
+} from './internal/events.js';
+export type { ToolRowElement } from './internal/tool-row-element.js';
+
 if (!customElements.get('tool-row')) customElements.define('tool-row', ToolRowElement);
 
 declare global {

@@ -6,6 +6,21 @@
 import './tool-group.js';
 import { ToolTimelineElement } from './internal/tool-timeline-element.js';
 
+// The event types travel with the registration, and with them the
+// `GlobalEventHandlersEventMap` entries that type `addEventListener('tool-open-path', …)`.
+export type {
+  ToolGroupToggleDetail,
+  ToolGroupToggleEvent,
+  ToolOpenPathDetail,
+  ToolOpenPathEvent,
+  ToolRowToggleDetail,
+  ToolRowToggleEvent,
+  ToolTimelineErrorDetail,
+  ToolTimelineErrorEvent,
+} from './internal/events.js';
+export type { ToolTimelineElement } from './internal/tool-timeline-element.js';
+export type { ToolGroupElement, ToolRowElement } from './tool-group.js';
+
 if (!customElements.get('tool-timeline'))
   customElements.define('tool-timeline', ToolTimelineElement);
 

@@ -5,7 +5,7 @@
 // (or a warm npm cache) for the tarball's dependencies and typescript@5.9.3.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
@@ -43,6 +43,18 @@ let scratch;
 let project;
 let packed;
 
+/** The packed tarball stays here for the example apps' check (scripts/examples-check.mjs). */
+const tarballDir = join(repository, '.build-pack');
+
+// Versions the consumer projects install (the frameworks' typings are checked against these).
+const consumerDependencies = [
+  'typescript@5.9.3',
+  '@types/node@20',
+  '@types/react@19',
+  'vue@3.5',
+  'vue-tsc@3',
+];
+
 before(
   () => {
     scratch = mkdtempSync(join(tmpdir(), 'callfold-pack-'));
@@ -51,13 +63,14 @@ before(
       rmSync(join(repository, built), { recursive: true, force: true });
     }
     run(npm, ['run', 'build'], repository);
-    const tarballs = join(scratch, 'tarballs');
-    mkdirSync(tarballs);
+    rmSync(tarballDir, { recursive: true, force: true });
+    mkdirSync(tarballDir);
     const [report] = JSON.parse(
-      run(npm, ['pack', '--json', '--pack-destination', tarballs], repository),
+      run(npm, ['pack', '--json', '--pack-destination', tarballDir], repository),
     );
+    copyFileSync(join(tarballDir, report.filename), join(tarballDir, 'callfold.tgz'));
     packed = {
-      tarball: join(tarballs, report.filename),
+      tarball: join(tarballDir, report.filename),
       files: report.files.map((file) => file.path),
     };
 
@@ -72,7 +85,7 @@ before(
       [
         'install',
         packed.tarball,
-        'typescript@5.9.3',
+        ...consumerDependencies,
         '--no-audit',
         '--no-fund',
         '--prefer-offline',
@@ -80,7 +93,7 @@ before(
       project,
     );
   },
-  { timeout: 300_000 },
+  { timeout: 600_000 },
 );
 
 after(() => {
@@ -216,4 +229,346 @@ test('a strict NodeNext TypeScript consumer type-checks against the published de
     JSON.stringify({ compilerOptions, files: ['consumer.ts'] }, null, 2),
   );
   run(process.execPath, [join(project, 'node_modules/typescript/bin/tsc'), '-p', '.'], project);
+});
+
+test('every entry of package.json exports resolves to files in the tarball', () => {
+  const manifest = JSON.parse(readFileSync(join(repository, 'package.json'), 'utf8'));
+  const missing = [];
+  for (const [entry, target] of Object.entries(manifest.exports)) {
+    const paths = typeof target === 'string' ? [target] : Object.values(target);
+    for (const path of paths) {
+      const file = path.replace(/^\.\//, '');
+      if (!file.includes('*')) {
+        if (!packed.files.includes(file)) missing.push(`${entry} → ${file}`);
+        continue;
+      }
+      // A wildcard entry: at least one packed file matches it.
+      const [prefix, suffix] = file.split('*');
+      if (!packed.files.some((f) => f.startsWith(prefix) && f.endsWith(suffix)))
+        missing.push(`${entry} → ${file}`);
+    }
+  }
+  assert.deepEqual(missing, []);
+  for (const entry of ['LICENSE', 'README.md', 'custom-elements.json']) {
+    assert.ok(packed.files.includes(entry), `${entry} is missing from the tarball`);
+  }
+  for (const framework of ['react', 'vue', 'svelte']) {
+    for (const ext of ['js', 'd.ts']) {
+      const file = `dist/elements/${framework}.${ext}`;
+      assert.ok(packed.files.includes(file), `${file} is missing from the tarball`);
+    }
+  }
+});
+
+test('npm publish --dry-run is clean (no warning but the missing login)', () => {
+  const result = spawnSync(npm, ['publish', '--dry-run'], {
+    cwd: repository,
+    env,
+    encoding: 'utf8',
+    shell: process.platform === 'win32',
+  });
+  assert.equal(result.status, 0, result.stderr);
+  const warnings = `${result.stdout}${result.stderr}`
+    .split('\n')
+    .filter((line) => /^npm warn/i.test(line) && !/requires you to be logged in/.test(line));
+  assert.deepEqual(warnings, []);
+});
+
+/** The README's ```ts blocks marked `<!-- typecheck -->` (browser) or `<!-- tested -->` (Node). */
+function readmeBlocks(markers) {
+  const lines = readFileSync(join(repository, 'README.md'), 'utf8').split('\n');
+  const blocks = [];
+  for (let i = 1; i < lines.length; i++) {
+    const marker = (lines[i - 1] ?? '').trim();
+    const fence = (lines[i] ?? '').trim();
+    const language = markers[marker];
+    if (!language || fence !== `\`\`\`${language}`) continue;
+    const end = lines.indexOf('```', i + 1);
+    blocks.push({ line: i + 1, code: lines.slice(i + 1, end).join('\n') });
+  }
+  return blocks;
+}
+
+// Runs in the consumer project with its own TypeScript: each job is one set of compiler
+// options and groups of root files; each group is its own program (so one group's imports
+// cannot bring another's global augmentations along). Prints the diagnostics per group.
+const typecheckScript = `
+import ts from 'typescript';
+const jobs = JSON.parse(process.argv[2]);
+const results = {};
+for (const { options, groups, emit } of jobs) {
+  const { options: parsed, errors } = ts.convertCompilerOptionsFromJson(options, process.cwd());
+  if (errors.length) throw new Error(ts.flattenDiagnosticMessageText(errors[0].messageText, '\\n'));
+  const host = ts.createCompilerHost(parsed);
+  const cache = new Map();
+  const read = host.getSourceFile;
+  host.getSourceFile = (name, ...rest) => {
+    if (!cache.has(name)) cache.set(name, read.call(host, name, ...rest));
+    return cache.get(name);
+  };
+  for (const [name, files] of Object.entries(groups)) {
+    const program = ts.createProgram(files, parsed, host);
+    const diagnostics = [...ts.getPreEmitDiagnostics(program)];
+    if (emit) diagnostics.push(...program.emit().diagnostics);
+    results[name] = diagnostics.map((d) => {
+      const at = d.file ? d.file.fileName.split('/').pop() + ':' + (d.file.getLineAndCharacterOfPosition(d.start ?? 0).line + 1) + ' ' : '';
+      return at + 'TS' + d.code + ' ' + ts.flattenDiagnosticMessageText(d.messageText, '\\n');
+    });
+  }
+}
+console.log(JSON.stringify(results));
+`;
+
+function typecheck(jobs) {
+  writeFileSync(join(project, 'typecheck.mjs'), typecheckScript);
+  return JSON.parse(run(process.execPath, ['typecheck.mjs', JSON.stringify(jobs)], project));
+}
+
+// Library declarations are checked once per resolution (the `declarations` groups); the other
+// programs skip them, as most projects do, which keeps each program to a second or two.
+const strictness = {
+  target: 'ES2022',
+  strict: true,
+  exactOptionalPropertyTypes: true,
+  noUncheckedIndexedAccess: true,
+  skipLibCheck: true,
+  noEmit: true,
+};
+const checkDeclarations = { skipLibCheck: false, skipDefaultLibCheck: true };
+const resolutions = {
+  bundler: { module: 'ESNext', moduleResolution: 'Bundler' },
+  node16: { module: 'Node16', moduleResolution: 'Node16' },
+};
+const browser = { lib: ['ES2023', 'DOM', 'DOM.Iterable'], types: [] };
+
+/** One consumer file per element entry point: it imports that entry alone. */
+const entryConsumers = {
+  'tool-row': `import 'callfold/elements/tool-row';
+const row = document.createElement('tool-row');
+row.node = undefined;
+row.addEventListener('tool-open-path', (event) => {
+  const path: string = event.detail.path;
+  console.log(path, event.detail.node.callId);
+});
+row.addEventListener('tool-row-toggle', (event) => console.log(event.detail.expanded));
+`,
+  'tool-group': `import 'callfold/elements/tool-group';
+import type { ToolGroupToggleEvent } from 'callfold/elements/tool-group';
+const group = document.querySelector('tool-group')!;
+const onToggle = (event: ToolGroupToggleEvent) => console.log(event.detail.id);
+group.addEventListener('tool-group-toggle', onToggle);
+group.addEventListener('tool-open-path', (event) => console.log(event.detail.path));
+document.createElement('tool-row').expanded = true;
+`,
+  'tool-timeline': `import 'callfold/elements/tool-timeline';
+import { type CallfoldEvent } from 'callfold';
+import { of } from 'rxjs';
+const timeline = document.querySelector('tool-timeline')!;
+timeline.source = of<CallfoldEvent>({ type: 'turn/start', seq: 1, turnId: 't1' });
+timeline.addEventListener('tool-open-path', (event) => console.log(event.detail.path));
+timeline.addEventListener('tool-timeline-error', (event) => console.log(event.detail.error));
+`,
+  index: `import { ToolTimelineElement } from 'callfold/elements/index';
+const timeline: ToolTimelineElement = document.createElement('tool-timeline');
+timeline.addEventListener('tool-open-path', (event) => console.log(event.detail.path));
+`,
+  classes: `import { ToolRowElement } from 'callfold/elements/classes';
+customElements.define('my-row', class extends ToolRowElement {});
+const row = new ToolRowElement();
+row.addEventListener('tool-open-path', (event) => console.log(event.detail.path));
+`,
+};
+// The negative twin: the tag is known, the property's type is wrong.
+const negativeConsumer = `import 'callfold/elements/tool-row';
+document.createElement('tool-row').node = 12345;
+`;
+const wrongNodeType = /TS2322 Type 'number' is not assignable to type 'ToolNode'/;
+
+test('every element entry point brings its typed events and tags to a consumer (bundler and node16 resolution), and a wrong property type fails', () => {
+  mkdirSync(join(project, 'entries'), { recursive: true });
+  const groups = {};
+  for (const [entry, code] of Object.entries(entryConsumers)) {
+    writeFileSync(join(project, 'entries', `${entry}.ts`), code);
+    groups[entry] = [`entries/${entry}.ts`];
+  }
+  writeFileSync(join(project, 'entries/negative.ts'), negativeConsumer);
+  groups.negative = ['entries/negative.ts'];
+  const entries = Object.keys(entryConsumers).map((entry) => `entries/${entry}.ts`);
+  const jobs = Object.values(resolutions).flatMap((resolution) => [
+    { options: { ...strictness, ...resolution, ...browser }, groups },
+    {
+      options: { ...strictness, ...resolution, ...browser, ...checkDeclarations },
+      groups: { declarations: entries },
+    },
+  ]);
+  const [bundler, node16] = [typecheck(jobs.slice(0, 2)), typecheck(jobs.slice(2))];
+  for (const [name, result] of [
+    ['bundler', bundler],
+    ['node16', node16],
+  ]) {
+    assert.deepEqual(result.declarations, [], `${name}: the published declarations`);
+    for (const entry of Object.keys(entryConsumers)) {
+      assert.deepEqual(result[entry], [], `${name}: callfold/elements/${entry}`);
+    }
+    assert.equal(result.negative.length, 1, `${name}: ${result.negative.join('\n')}`);
+    assert.match(result.negative[0], wrongNodeType, name);
+  }
+});
+
+const reactConsumer = `import { useState } from 'react';
+import 'callfold/elements/tool-timeline';
+import type {} from 'callfold/elements/react';
+import { type CallfoldEvent } from 'callfold';
+import { of } from 'rxjs';
+
+export function Activity({ onOpen }: { onOpen: (path: string) => void }) {
+  const [source] = useState(() => of<CallfoldEvent>({ type: 'turn/start', seq: 1, turnId: 't1' }));
+  return (
+    <tool-timeline
+      source={source}
+      expandGroups
+      ontool-open-path={(event) => onOpen(event.detail.path)}
+      ontool-timeline-error={(event) => console.error(event.detail.error)}
+    >
+      <p slot="empty">No activity yet.</p>
+    </tool-timeline>
+  );
+}
+`;
+const reactNegative = `import 'callfold/elements/tool-row';
+import type {} from 'callfold/elements/react';
+
+export const Row = () => <tool-row node={12345} />;
+`;
+
+test('React 19: a TSX consumer typechecks the tags with callfold/elements/react, and a wrong property type fails for its type', () => {
+  mkdirSync(join(project, 'react'), { recursive: true });
+  writeFileSync(join(project, 'react/activity.tsx'), reactConsumer);
+  writeFileSync(join(project, 'react/negative.tsx'), reactNegative);
+  const options = { ...strictness, ...resolutions.bundler, ...browser, jsx: 'react-jsx' };
+  const result = typecheck([
+    { options, groups: { negative: ['react/negative.tsx'] } },
+    // The generated react.d.ts itself is checked here (against @types/react).
+    { options: { ...options, ...checkDeclarations }, groups: { activity: ['react/activity.tsx'] } },
+  ]);
+  assert.deepEqual(result.activity, []);
+  assert.equal(result.negative.length, 1, result.negative.join('\n'));
+  assert.match(result.negative[0], wrongNodeType);
+  assert.doesNotMatch(result.negative[0], /IntrinsicElements/);
+});
+
+const vueConsumer = `<script setup lang="ts">
+import 'callfold/elements/tool-timeline';
+import type {} from 'callfold/elements/vue';
+import type { CallfoldEvent } from 'callfold';
+import { of } from 'rxjs';
+
+const source = of<CallfoldEvent>({ type: 'turn/start', seq: 1, turnId: 't1' });
+const opened: string[] = [];
+function onOpen(path: string): void {
+  opened.push(path);
+}
+</script>
+
+<template>
+  <tool-timeline :source="source" expand-groups @tool-open-path="onOpen($event.detail.path)">
+    <p slot="empty">No activity yet.</p>
+  </tool-timeline>
+</template>
+`;
+const vueNegative = `<script setup lang="ts">
+import 'callfold/elements/tool-row';
+import type {} from 'callfold/elements/vue';
+</script>
+
+<template>
+  <tool-row :node="12345" />
+</template>
+`;
+
+function vueTsc(name, files) {
+  const config = `tsconfig.${name}.json`;
+  writeFileSync(
+    join(project, config),
+    JSON.stringify({
+      compilerOptions: { ...strictness, ...resolutions.bundler, ...browser, jsx: 'preserve' },
+      files: files.map((file) => `vue/${file}.vue`),
+    }),
+  );
+  return spawnSync(
+    process.execPath,
+    [join(project, 'node_modules/vue-tsc/bin/vue-tsc.js'), '-p', config],
+    { cwd: project, env, encoding: 'utf8' },
+  );
+}
+
+test("Vue 3: an SFC and the README's recipe typecheck the tags with vue-tsc and callfold/elements/vue, and a wrong property type fails for its type", () => {
+  mkdirSync(join(project, 'vue'), { recursive: true });
+  writeFileSync(join(project, 'vue/App.vue'), vueConsumer);
+  writeFileSync(join(project, 'vue/Negative.vue'), vueNegative);
+  // The README's Vue recipe too.
+  const readme = readmeBlocks({ '<!-- typecheck: vue -->': 'vue' });
+  assert.ok(readme.length >= 1, 'the README has a Vue recipe');
+  for (const block of readme)
+    writeFileSync(join(project, `vue/Readme${block.line}.vue`), block.code);
+  const good = vueTsc('good', ['App', ...readme.map((block) => `Readme${block.line}`)]);
+  assert.equal(good.status, 0, `${good.stdout}${good.stderr}`);
+  const bad = vueTsc('negative', ['Negative']);
+  const output = `${bad.stdout}${bad.stderr}`;
+  assert.notEqual(bad.status, 0, 'a number bound to :node must not typecheck');
+  assert.match(output, /Type 'number' is not assignable to type 'ToolNode/);
+});
+
+test("the README's samples typecheck against the installed package, and its Node samples run from it", () => {
+  const browserBlocks = readmeBlocks({ '<!-- typecheck -->': 'ts' });
+  const nodeBlocks = readmeBlocks({ '<!-- tested -->': 'ts' });
+  const reactBlocks = readmeBlocks({ '<!-- typecheck: react -->': 'tsx' });
+  assert.ok(browserBlocks.length >= 1 && nodeBlocks.length >= 5, 'README samples found');
+  mkdirSync(join(project, 'readme'), { recursive: true });
+  const write = (blocks, ext) =>
+    blocks.map((block) => {
+      const file = `readme/line-${block.line}.${ext}`;
+      // `export {}` makes each sample a module (top-level await, no shared globals).
+      writeFileSync(join(project, file), `${block.code}\nexport {};\n`);
+      return file;
+    });
+  const browserFiles = write(browserBlocks, 'ts');
+  const reactFiles = write(reactBlocks, 'tsx');
+  const nodeFiles = write(nodeBlocks, 'mts');
+  const groups = (files) => Object.fromEntries(files.map((file) => [file, [file]]));
+  const result = typecheck([
+    {
+      options: { ...strictness, ...resolutions.bundler, ...browser, jsx: 'react-jsx' },
+      groups: groups([...browserFiles, ...reactFiles]),
+    },
+    {
+      options: {
+        ...strictness,
+        ...resolutions.node16,
+        lib: ['ES2023'],
+        types: ['node'],
+        noEmit: false,
+        outDir: 'readme-built',
+        rootDir: '.',
+      },
+      groups: groups(nodeFiles),
+      emit: true,
+    },
+  ]);
+  for (const [file, diagnostics] of Object.entries(result)) {
+    assert.deepEqual(diagnostics, [], `README ${file}`);
+  }
+  for (const file of nodeFiles) {
+    const built = join('readme-built', file.replace(/\.mts$/, '.mjs'));
+    run(process.execPath, [built], project);
+  }
+});
+
+test('deno publish --dry-run passes: deno.json names the JSR package, its exports have no slow types', () => {
+  const deno = join(repository, 'node_modules/.bin/deno');
+  const output = run(deno, ['publish', '--dry-run', '--allow-dirty'], repository);
+  assert.doesNotMatch(output, /warning/i);
+  const config = JSON.parse(readFileSync(join(repository, 'deno.json'), 'utf8'));
+  const manifest = JSON.parse(readFileSync(join(repository, 'package.json'), 'utf8'));
+  assert.equal(config.version, manifest.version, 'deno.json and package.json versions agree');
 });

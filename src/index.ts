@@ -120,9 +120,16 @@ export { selectGroups } from './rx/select-groups.js';
 export { selectTool } from './rx/select-tool.js';
 export {
   type BuiltinToolName,
+  type BuiltinTools,
   builtinTools,
+  type EditToolParameters,
   orderingSentence,
+  type ReadToolParameters,
+  type RunCodeToolParameters,
   runCodeTool,
+  type ShellToolParameters,
+  type SingleLanguageRunCodeToolParameters,
+  type WriteToolParameters,
 } from './schema/builtin-tools.js';
 export { defineTool, type ToolArguments, type ToolSchema } from './schema/define-tool.js';
 export {
@@ -141,8 +148,11 @@ export type { JsonSchema, JsonType, ObjectJsonSchema } from './schema/json-schem
 export {
   type ArgumentsOf,
   type ArrayOptions,
+  type Described,
   type NumberOptions,
+  type OptionsOrDescription,
   type Parameter,
+  type ParameterBuilders,
   type ParameterKind,
   type ParameterMap,
   param,

@@ -3,6 +3,7 @@ import { repeat } from 'lit/directives/repeat.js';
 import { categoryOf, type GroupNode, type ToolCategory, type ToolNode } from '../../src/index.js';
 import { emit } from './events.js';
 import { categoryIcon, chevronIcon } from './icons.js';
+import { rowExportParts } from './parts.js';
 import type { ToolClassifier, ToolRenderer } from './render-tool.js';
 import { theme } from './theme.js';
 import { toolGroupStyles } from './tool-group-styles.js';
@@ -43,6 +44,27 @@ import { toolGroupStyles } from './tool-group-styles.js';
  * @csspart failures - How many calls failed, when any did.
  * @csspart activity - Shown while a call is preparing or running.
  * @csspart tools - The list of rows.
+ * @csspart row - A row's `row` part (re-exported from each `<tool-row>`).
+ * @csspart row-header - A row's `header` part (re-exported from each `<tool-row>`).
+ * @csspart toggle - A row's `toggle` part (re-exported from each `<tool-row>`).
+ * @csspart row-chevron - A row's `chevron` part (re-exported from each `<tool-row>`).
+ * @csspart icon - A row's `icon` part (re-exported from each `<tool-row>`).
+ * @csspart title - A row's `title` part (re-exported from each `<tool-row>`).
+ * @csspart name - A row's `name` part (re-exported from each `<tool-row>`).
+ * @csspart row-summary - A row's `summary` part (re-exported from each `<tool-row>`).
+ * @csspart path - A row's `path` part (re-exported from each `<tool-row>`).
+ * @csspart link - A row's `link` part (re-exported from each `<tool-row>`).
+ * @csspart meta - A row's `meta` part (re-exported from each `<tool-row>`).
+ * @csspart size - A row's `size` part (re-exported from each `<tool-row>`).
+ * @csspart exit-code - A row's `exit-code` part (re-exported from each `<tool-row>`).
+ * @csspart stage - A row's `stage` part (re-exported from each `<tool-row>`).
+ * @csspart body - A row's `body` part (re-exported from each `<tool-row>`).
+ * @csspart block - A row's `block` part (re-exported from each `<tool-row>`).
+ * @csspart label - A row's `label` part (re-exported from each `<tool-row>`).
+ * @csspart row-text - A row's `text` part (re-exported from each `<tool-row>`).
+ * @csspart show-more - A row's `show-more` part (re-exported from each `<tool-row>`).
+ * @csspart fields - A row's `fields` part (re-exported from each `<tool-row>`).
+ * @csspart todos - A row's `todos` part (re-exported from each `<tool-row>`).
  *
  * @cssprop --callfold-font-family - Text font.
  * @cssprop --callfold-mono-font-family - Font of paths, commands, code and output.
@@ -159,7 +181,7 @@ export class ToolGroupElement extends LitElement {
     const category = this.categoryOf?.(tool.name) ?? counted ?? categoryOf(tool.name);
     return (
       this.renderTool?.(tool, category) ??
-      html`<tool-row .node=${tool} .category=${category}></tool-row>`
+      html`<tool-row exportparts=${rowExportParts} .node=${tool} .category=${category}></tool-row>`
     );
   }
 

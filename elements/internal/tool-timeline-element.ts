@@ -10,6 +10,7 @@ import {
   type GroupNode,
 } from '../../src/index.js';
 import { emit, type ToolGroupToggleEvent } from './events.js';
+import { groupExportParts } from './parts.js';
 import type { ToolClassifier, ToolRenderer } from './render-tool.js';
 import { theme } from './theme.js';
 import { toolTimelineStyles } from './tool-timeline-styles.js';
@@ -48,7 +49,38 @@ import { toolTimelineStyles } from './tool-timeline-styles.js';
  * @csspart assistant - One assistant response.
  * @csspart text - Its text.
  * @csspart reasoning - Its reasoning, collapsed in a `<details>`.
- * @csspart group - A `<tool-group>` element (style its inside through its own parts).
+ * @csspart group - A `<tool-group>` element.
+ * @csspart group-box - A group's `group` part (re-exported from each `<tool-group>`).
+ * @csspart group-header - A group's `header` part (re-exported from each `<tool-group>`).
+ * @csspart group-chevron - A group's `chevron` part (re-exported from each `<tool-group>`).
+ * @csspart group-counts - A group's `counts` part (re-exported from each `<tool-group>`).
+ * @csspart group-count-icon - A group's `count-icon` part (re-exported from each `<tool-group>`).
+ * @csspart group-summary - A group's `summary` part (re-exported from each `<tool-group>`).
+ * @csspart group-detail - A group's `detail` part (re-exported from each `<tool-group>`).
+ * @csspart group-failures - A group's `failures` part (re-exported from each `<tool-group>`).
+ * @csspart group-activity - A group's `activity` part (re-exported from each `<tool-group>`).
+ * @csspart group-tools - A group's `tools` part (re-exported from each `<tool-group>`).
+ * @csspart row - A row's `row` part (re-exported from each `<tool-row>`).
+ * @csspart row-header - A row's `header` part (re-exported from each `<tool-row>`).
+ * @csspart toggle - A row's `toggle` part (re-exported from each `<tool-row>`).
+ * @csspart row-chevron - A row's `chevron` part (re-exported from each `<tool-row>`).
+ * @csspart icon - A row's `icon` part (re-exported from each `<tool-row>`).
+ * @csspart title - A row's `title` part (re-exported from each `<tool-row>`).
+ * @csspart name - A row's `name` part (re-exported from each `<tool-row>`).
+ * @csspart row-summary - A row's `summary` part (re-exported from each `<tool-row>`).
+ * @csspart path - A row's `path` part (re-exported from each `<tool-row>`).
+ * @csspart link - A row's `link` part (re-exported from each `<tool-row>`).
+ * @csspart meta - A row's `meta` part (re-exported from each `<tool-row>`).
+ * @csspart size - A row's `size` part (re-exported from each `<tool-row>`).
+ * @csspart exit-code - A row's `exit-code` part (re-exported from each `<tool-row>`).
+ * @csspart stage - A row's `stage` part (re-exported from each `<tool-row>`).
+ * @csspart body - A row's `body` part (re-exported from each `<tool-row>`).
+ * @csspart block - A row's `block` part (re-exported from each `<tool-row>`).
+ * @csspart label - A row's `label` part (re-exported from each `<tool-row>`).
+ * @csspart row-text - A row's `text` part (re-exported from each `<tool-row>`).
+ * @csspart show-more - A row's `show-more` part (re-exported from each `<tool-row>`).
+ * @csspart fields - A row's `fields` part (re-exported from each `<tool-row>`).
+ * @csspart todos - A row's `todos` part (re-exported from each `<tool-row>`).
  *
  * @cssprop --callfold-font-family - Text font.
  * @cssprop --callfold-mono-font-family - Font of paths, commands, code and output.
@@ -220,6 +252,7 @@ export class ToolTimelineElement extends LitElement {
   #group(group: GroupNode): TemplateResult {
     return html`<tool-group
       part="group"
+      exportparts=${groupExportParts}
       .group=${group}
       .expanded=${this.#expanded.get(group.id) ?? this.expandGroups}
       .renderTool=${this.renderTool}

@@ -1,5 +1,5 @@
 import { defineTool, type ToolSchema } from './define-tool.js';
-import { param } from './parameters.js';
+import { type Parameter, param } from './parameters.js';
 
 /**
  * The sentence that asks a model to write one argument before others, for a parameter
@@ -14,14 +14,55 @@ export function orderingSentence(first: string, ...later: [string, ...string[]])
   return `Provide ${first} before ${rest} in the arguments.`;
 }
 
+type Required<T> = Parameter<T, false>;
+type Optional<T> = Parameter<T, true>;
+
+// Explicit parameter types: the published API names them (`builtinTools`'s type), and JSR
+// publishes only explicitly typed declarations ("no slow types").
+/** The parameters of `builtinTools.bash` and `.pwsh`. */
+export type ShellToolParameters = {
+  readonly description: Required<string>;
+  readonly command: Required<string>;
+  readonly timeout: Optional<number>;
+};
+/** The parameters of `builtinTools.run_code`. */
+export type RunCodeToolParameters = {
+  readonly description: Required<string>;
+  readonly language: Required<'typescript' | 'python'>;
+  readonly code: Required<string>;
+};
+/** The parameters of `runCodeTool(language)`. */
+export type SingleLanguageRunCodeToolParameters = {
+  readonly description: Required<string>;
+  readonly code: Required<string>;
+};
+/** The parameters of `builtinTools.write`. */
+export type WriteToolParameters = {
+  readonly file_path: Required<string>;
+  readonly content: Required<string>;
+};
+/** The parameters of `builtinTools.edit`. */
+export type EditToolParameters = {
+  readonly file_path: Required<string>;
+  readonly old_string: Required<string>;
+  readonly new_string: Required<string>;
+  readonly replace_all: Optional<boolean>;
+};
+/** The parameters of `builtinTools.read`. */
+export type ReadToolParameters = {
+  readonly file_path: Required<string>;
+  readonly offset: Optional<number>;
+  readonly limit: Optional<number>;
+};
+
 const labelOf = (what: string) =>
   `A short description of what the ${what} does, in 5–10 words, shown to the user while it runs.`;
 
-const timeout = param
+const timeout: Optional<number> = param
   .integer({ description: 'Stop the command after this many milliseconds.', minimum: 1 })
   .optional();
 
-const bash = defineTool({
+const bash: ToolSchema<ShellToolParameters> = defineTool({
   name: 'bash',
   description: 'Run a command in bash and return its output (stdout and stderr) and exit status.',
   parameters: {
@@ -33,7 +74,7 @@ const bash = defineTool({
   },
 });
 
-const pwsh = defineTool({
+const pwsh: ToolSchema<ShellToolParameters> = defineTool({
   name: 'pwsh',
   description: 'Run a command in PowerShell (pwsh) and return its output and exit status.',
   parameters: {
@@ -45,13 +86,15 @@ const pwsh = defineTool({
   },
 });
 
-const codeLabel = param.string(`${labelOf('program')} ${orderingSentence('description', 'code')}`);
-const code = param.string(
+const codeLabel: Required<string> = param.string(
+  `${labelOf('program')} ${orderingSentence('description', 'code')}`,
+);
+const code: Required<string> = param.string(
   'The complete program. It runs in a fresh process; print whatever you need to see.',
 );
 const languageName = { typescript: 'TypeScript', python: 'Python' } as const;
 
-const runCode = defineTool({
+const runCode: ToolSchema<RunCodeToolParameters> = defineTool({
   name: 'run_code',
   description: 'Run a short TypeScript or Python program and return what it prints.',
   parameters: {
@@ -61,7 +104,7 @@ const runCode = defineTool({
   },
 });
 
-const runCodeParameters = { description: codeLabel, code };
+const runCodeParameters: SingleLanguageRunCodeToolParameters = { description: codeLabel, code };
 
 /**
  * A `run_code` tool for one language: `description`, `code`, with the same description
@@ -69,7 +112,7 @@ const runCodeParameters = { description: codeLabel, code };
  */
 export function runCodeTool(
   language: 'typescript' | 'python',
-): ToolSchema<typeof runCodeParameters> {
+): ToolSchema<SingleLanguageRunCodeToolParameters> {
   return defineTool({
     name: 'run_code',
     description: `Run a short ${languageName[language]} program and return what it prints.`,
@@ -77,7 +120,7 @@ export function runCodeTool(
   });
 }
 
-const write = defineTool({
+const write: ToolSchema<WriteToolParameters> = defineTool({
   name: 'write',
   description: 'Write a file: create it, or replace all of its contents.',
   parameters: {
@@ -88,7 +131,7 @@ const write = defineTool({
   },
 });
 
-const edit = defineTool({
+const edit: ToolSchema<EditToolParameters> = defineTool({
   name: 'edit',
   description: 'Replace exact text in a file.',
   parameters: {
@@ -103,7 +146,7 @@ const edit = defineTool({
   },
 });
 
-const read = defineTool({
+const read: ToolSchema<ReadToolParameters> = defineTool({
   name: 'read',
   description: 'Read a text file, or a range of its lines.',
   parameters: {
@@ -130,6 +173,23 @@ const read = defineTool({
  * Each sentence ends the label parameter's description. Order and sentence encourage
  * label-first generation; they do not guarantee it (measure with `callfold probe`).
  */
-export const builtinTools = Object.freeze({ bash, pwsh, run_code: runCode, write, edit, read });
+/** The type of `builtinTools`. */
+export interface BuiltinTools {
+  readonly bash: ToolSchema<ShellToolParameters>;
+  readonly pwsh: ToolSchema<ShellToolParameters>;
+  readonly run_code: ToolSchema<RunCodeToolParameters>;
+  readonly write: ToolSchema<WriteToolParameters>;
+  readonly edit: ToolSchema<EditToolParameters>;
+  readonly read: ToolSchema<ReadToolParameters>;
+}
+
+export const builtinTools: BuiltinTools = Object.freeze({
+  bash,
+  pwsh,
+  run_code: runCode,
+  write,
+  edit,
+  read,
+});
 
 export type BuiltinToolName = keyof typeof builtinTools;

@@ -45,7 +45,7 @@ export type ArgumentsOf<P extends ParameterMap> = Flatten<
   { [K in RequiredNames<P>]: ValueOf<P[K]> } & { [K in OptionalNames<P>]?: ValueOf<P[K]> }
 >;
 
-interface Described {
+export interface Described {
   /** Shown to the model: say what the argument is for, and when order matters, say so. */
   readonly description?: string;
 }
@@ -65,7 +65,7 @@ export interface ArrayOptions extends Described {
 }
 
 /** Options, or just the description. */
-type OptionsOrDescription<O> = O | string;
+export type OptionsOrDescription<O> = O | string;
 
 function optionsOf<O extends Described>(options: OptionsOrDescription<O> | undefined): O {
   if (typeof options === 'string') return { description: options } as O;
@@ -146,6 +146,29 @@ export function objectSchema(parameters: ParameterMap, description?: string): Ob
   return deepFreeze(schema);
 }
 
+/** The type of `param`: one builder per JSON Schema kind. */
+export interface ParameterBuilders {
+  string(options?: OptionsOrDescription<StringOptions>): Parameter<string, false>;
+  number(options?: OptionsOrDescription<NumberOptions>): Parameter<number, false>;
+  integer(options?: OptionsOrDescription<NumberOptions>): Parameter<number, false>;
+  boolean(options?: OptionsOrDescription<Described>): Parameter<boolean, false>;
+  /** One of the given strings, e.g. `param.enum(['typescript', 'python'])`. */
+  enum<const V extends readonly [string, ...string[]]>(
+    values: V,
+    options?: OptionsOrDescription<Described>,
+  ): Parameter<V[number], false>;
+  /** An array whose items all match `items` (a required parameter: items cannot be absent). */
+  array<I extends Parameter<unknown, false>>(
+    items: I,
+    options?: OptionsOrDescription<ArrayOptions>,
+  ): Parameter<ValueOf<I>[], false>;
+  /** A nested object, with the same ordering rules as a tool's parameters. */
+  object<P extends ParameterMap>(
+    properties: P,
+    options?: OptionsOrDescription<Described>,
+  ): Parameter<ArgumentsOf<P>, false>;
+}
+
 /**
  * Parameter builders. Declare a tool's parameters in the order the model should write them;
  * `defineTool` emits `properties` and `required` in that order.
@@ -159,7 +182,7 @@ export function objectSchema(parameters: ParameterMap, description?: string): Ob
  * };
  * ```
  */
-export const param = Object.freeze({
+export const param: ParameterBuilders = Object.freeze({
   string(options?: OptionsOrDescription<StringOptions>): Parameter<string, false> {
     const o = optionsOf(options);
     return make('string', schemaOf('string', o, ['minLength', 'maxLength', 'pattern']), false);
