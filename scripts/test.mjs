@@ -76,6 +76,13 @@ const layers = {
       args: ['--test', '--test-reporter=spec', 'scripts/pack-check.mjs'],
       count: [/^ℹ pass (\d+)/m, /^ℹ fail (\d+)/m],
     },
+    {
+      // The framework apps, installed from the tarball the step above packed.
+      name: 'framework apps',
+      cmd: process.execPath,
+      args: ['--test', '--test-reporter=spec', 'scripts/examples-check.mjs'],
+      count: [/^ℹ pass (\d+)/m, /^ℹ fail (\d+)/m],
+    },
   ],
 };
 

@@ -1,0 +1,150 @@
+// The framework apps check (`node --test scripts/examples-check.mjs`, in the `pack` layer after
+// scripts/pack-check.mjs, whose tarball it installs): copies examples/frameworks/ to a scratch
+// directory, points each app's `callfold` dependency at the packed tarball, installs the
+// workspace once, typechecks and builds every app (vanilla TypeScript, Vue 3, Svelte 5, React
+// 19) with its own toolchain, then serves each build and checks it in headless Chromium: the
+// rows render, and a click on a row's path reaches the framework's own handler (the app shows
+// the path it received). Needs the npm registry or a warm npm cache.
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { tmpdir } from 'node:os';
+import { extname, join, normalize } from 'node:path';
+import { after, before, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import puppeteer from 'puppeteer-core';
+import { chromiumPath } from './find-chromium.mjs';
+
+const repository = fileURLToPath(new URL('..', import.meta.url));
+const examples = join(repository, 'examples/frameworks');
+const tarball = join(repository, '.build-pack/callfold.tgz');
+const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+const apps = ['vanilla', 'vue', 'svelte', 'react'];
+
+// A nested npm must find the scratch workspace from its own working directory.
+const env = Object.fromEntries(
+  Object.entries(process.env).filter(
+    ([name]) => !/^npm_(config_local_prefix$|package_|lifecycle_|command$)/i.test(name),
+  ),
+);
+
+function run(command, args, cwd) {
+  const result = spawnSync(command, args, {
+    cwd,
+    env,
+    encoding: 'utf8',
+    shell: process.platform === 'win32',
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  if (result.status !== 0) {
+    const output = `${result.stdout ?? ''}${result.stderr ?? ''}`.trim();
+    throw new Error(`\`${[command, ...args].join(' ')}\` in ${cwd} failed\n${output}`);
+  }
+  return result.stdout;
+}
+
+let scratch;
+let workspace;
+let browser;
+
+before(
+  async () => {
+    if (!existsSync(tarball)) {
+      throw new Error(`${tarball} is missing: run scripts/pack-check.mjs first (the pack layer)`);
+    }
+    scratch = mkdtempSync(join(tmpdir(), 'callfold-examples-'));
+    workspace = join(scratch, 'frameworks');
+    cpSync(examples, workspace, {
+      recursive: true,
+      filter: (path) => !/[/\\](node_modules|dist)([/\\]|$)/.test(path.slice(examples.length)),
+    });
+    for (const app of apps) {
+      const file = join(workspace, app, 'package.json');
+      const manifest = JSON.parse(readFileSync(file, 'utf8'));
+      manifest.dependencies.callfold = `file:${tarball}`;
+      writeFileSync(file, JSON.stringify(manifest, null, 2));
+    }
+    run(npm, ['install', '--no-audit', '--no-fund', '--prefer-offline'], workspace);
+    browser = await puppeteer.launch({
+      executablePath: chromiumPath(),
+      headless: true,
+      args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--no-first-run'],
+    });
+  },
+  { timeout: 600_000 },
+);
+
+after(async () => {
+  await browser?.close();
+  if (scratch) rmSync(scratch, { recursive: true, force: true });
+});
+
+const types = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css' };
+
+/** Serves a built app's files on a free loopback port. */
+async function serve(dir) {
+  const server = createServer((request, response) => {
+    const path = new URL(request.url ?? '/', 'http://x').pathname;
+    if (path === '/favicon.ico') {
+      response.writeHead(204).end();
+      return;
+    }
+    const file = normalize(join(dir, path === '/' ? 'index.html' : path));
+    if (!file.startsWith(dir) || !existsSync(file)) {
+      response.writeHead(404).end();
+      return;
+    }
+    response.writeHead(200, { 'content-type': types[extname(file)] ?? 'application/octet-stream' });
+    response.end(readFileSync(file));
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { server, url: `http://127.0.0.1:${server.address().port}/` };
+}
+
+/** Runs in the page: the rows inside the timeline's groups, through their shadow roots. */
+function rowsOf() {
+  const timeline = document.querySelector('tool-timeline');
+  const groups = [...(timeline?.shadowRoot?.querySelectorAll('tool-group') ?? [])];
+  return groups.flatMap((group) => [...(group.shadowRoot?.querySelectorAll('tool-row') ?? [])]);
+}
+
+for (const app of apps) {
+  test(`${app}: the app typechecks and builds from the tarball; in Chromium its rows render and tool-open-path reaches its handler`, async () => {
+    const dir = join(workspace, app);
+    run(npm, ['run', 'typecheck'], dir);
+    run(npm, ['run', 'build'], dir);
+    const { server, url } = await serve(join(dir, 'dist'));
+    const page = await browser.newPage();
+    const errors = [];
+    page.on('pageerror', (error) => errors.push(error.message));
+    page.on('console', (message) => {
+      if (message.type() === 'error' || message.type() === 'warn') errors.push(message.text());
+    });
+    try {
+      await page.goto(url);
+      await page.waitForFunction(
+        `(${rowsOf})().filter((row) => row.getAttribute('stage') === 'result').length === 2`,
+        { timeout: 20_000 },
+      );
+      const titles = await page.evaluate(
+        `(${rowsOf})().map((row) => row.shadowRoot.querySelector('[part~="path"]')?.textContent.trim())`,
+      );
+      assert.deepEqual(titles, ['README.md', 'src/greeting.ts']);
+      assert.equal(await page.$eval('output#opened', (node) => node.textContent), '');
+      await page.evaluate(`(${rowsOf})()[1].shadowRoot.querySelector('[part~="path"]').click()`);
+      await page.waitForFunction(
+        () => document.querySelector('output#opened')?.textContent === 'src/greeting.ts',
+        { timeout: 5_000 },
+      );
+      // Vue warns "Failed to resolve component" when isCustomElement is missing; nothing may.
+      assert.deepEqual(
+        errors.filter((text) => !/Lit is in dev mode/.test(text)),
+        [],
+      );
+    } finally {
+      await page.close();
+      server.close();
+    }
+  });
+}
