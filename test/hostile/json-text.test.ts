@@ -64,10 +64,11 @@ describe('jsonText (JSON.stringify without recursion)', () => {
     }
   });
 
-  it('writes a value nested 100,000 deep, where JSON.stringify overflows the stack', () => {
+  it('writes a value nested 100,000 deep, where a recursive JSON.stringify overflows the stack', () => {
     const depth = 100_000;
     const text = `${'[{"a":'.repeat(depth)}0${'}]'.repeat(depth)}`;
-    expect(() => JSON.stringify(JSON.parse(text))).to.throw(RangeError);
+    // V8 in Node 20 and Chromium overflows here; Deno's newer V8 stringifies without
+    // recursion, so the overflow is the engine's and not asserted.
     expect(jsonText(JSON.parse(text))).to.equal(text);
   });
 
