@@ -402,6 +402,8 @@ async function parent(): Promise<void> {
     results.find((r) => r.scenario === id && r.contestant === name)?.time.median ?? Number.NaN;
   const ratio = (id: string, name: string, over: string, overName = name) =>
     time(id, name) / time(over, overName);
+  // The goals of issue 2: docs/decisions/0003-benchmark-goals.md; the retained goal on
+  // code-like content: docs/decisions/0004-retained-bytes-on-code-like-content.md.
   const goals: Goal[] = [
     goal(
       '≥ 2× faster than jsonriver, prose',

@@ -36,14 +36,14 @@ import { runRounds, sendReport } from './support/workers.js';
 
 const WORKERS = 3;
 
-/** Issues 3 and 4: what callfold must reach on this machine. */
+/** What callfold must reach on this machine: docs/decisions/0003-benchmark-goals.md (issues 3 and 4). */
 const GOALS = {
   writeMs: 15,
   writeAllocMiB: 12,
   writeRetainedMiB: 3,
   bashMs: 10,
 };
-/** The design records' measurement (AMD EPYC 7763, Node 24.18.0), for scale only. */
+/** The reference measurement of docs/decisions/0002-lazy-arguments-and-argument-order.md (AMD EPYC 7763, Node 24.18.0), for scale only. */
 const RECORDS = { writeMs: 176.12, writeAllocMiB: 76.65, writeRetainedMiB: 21.84 };
 
 async function worker(scenarioId: string, name: string): Promise<void> {
@@ -242,7 +242,7 @@ async function parent(): Promise<void> {
     ),
     goal('bash: median time', bash?.time.median ?? Number.NaN, GOALS.bashMs, ' ms'),
   ];
-  console.log('\n## Goals (callfold; issues 3 and 4)');
+  console.log('\n## Goals (callfold; docs/decisions/0003-benchmark-goals.md)');
   console.log(
     textTable(
       [{ title: 'goal' }, { title: 'measured', align: 'right' }, { title: 'status' }],
@@ -264,7 +264,7 @@ async function parent(): Promise<void> {
   }
   if (write !== undefined) {
     console.log(
-      `For scale, the design records' write measurement (EPYC 7763, Node 24) was ${RECORDS.writeMs} ms, ` +
+      `For scale, decision record 0002's write measurement (EPYC 7763, Node 24) was ${RECORDS.writeMs} ms, ` +
         `${RECORDS.writeAllocMiB} MiB allocated, ${RECORDS.writeRetainedMiB} MiB retained; this run's write is ` +
         `${(RECORDS.writeMs / write.time.median).toFixed(1)}× faster, allocates ` +
         `${(RECORDS.writeAllocMiB / (write.allocated.median / MiB)).toFixed(1)}× less and retains ` +

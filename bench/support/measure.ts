@@ -13,7 +13,8 @@ import { median } from './stats.js';
  * earlier readers and nodes. Otherwise nothing of the subject's kinds of objects would be
  * alive at that GC, V8 would drop their hidden classes, and with them every optimized
  * function that checks those classes: each sample would then time the JIT compiling the
- * subject again (1 MiB code-like arguments: 15–50 ms a run instead of a steady 10 ms).
+ * subject again (1 MiB code-like arguments: 15–50 ms a run instead of a steady 10 ms;
+ * docs/decisions/0005-benchmark-harness.md).
  */
 export interface Subject<Input, Held> {
   /** Builds the inputs (events, fragments); never timed. */

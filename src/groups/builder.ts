@@ -13,7 +13,8 @@ export interface GroupNode {
   /**
    * The category of each tool, index for index with `tools`, as this group's Builder
    * classified it (`BuilderOptions.categories` included): the categories `counts` counts.
-   * The elements show each row under this category, so a row and its group header agree.
+   * The elements show each row under this category, so a row and its group header agree
+   * (docs/decisions/0006-one-table-of-tool-names-and-argument-fields.md).
    */
   readonly categories: readonly ToolCategory[];
   /** In first-seen order. */

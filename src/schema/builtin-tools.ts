@@ -5,7 +5,8 @@ import { type Parameter, param } from './parameters.js';
  * The sentence that asks a model to write one argument before others, for a parameter
  * description: `orderingSentence('description', 'command')` is "Provide description before
  * command in the arguments." Declaring the parameter first (which orders `required`) is not
- * always enough; the second design record measured V4 Flash's free bash calls going from
+ * always enough; decision record 0002 (`docs/decisions/0002-lazy-arguments-and-argument-order.md`)
+ * measured V4 Flash's free bash calls going from
  * 0/10 to 19/20 description-first with this sentence.
  */
 export function orderingSentence(first: string, ...later: [string, ...string[]]): string {
@@ -160,7 +161,7 @@ const read: ToolSchema<ReadToolParameters> = defineTool({
 
 /**
  * Schemas for the tools whose rows callfold labels while they stream, each declaring its
- * label field first (the second design record, "Argument declaration order"):
+ * label field first (decision record 0002, `docs/decisions/0002-lazy-arguments-and-argument-order.md`):
  * - bash, pwsh: `description`, `command`, `timeout?`; "Provide description before command in
  *   the arguments."
  * - run_code: `description`, `language`, `code`; "Provide description before code in the

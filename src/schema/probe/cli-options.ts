@@ -6,7 +6,7 @@ import type { ProviderName, ToolChoice } from './wire.js';
 export const usage = `Usage: callfold probe --model NAME [options]
 
 Measures which argument a model writes first for each tool schema variant (the experiment
-of callfold's second design record) against an OpenAI-compatible or Anthropic endpoint,
+of callfold's decision record 0002, docs/decisions/) against an OpenAI-compatible or Anthropic endpoint,
 then prints the table and writes a JSON report.
 
 Options:

@@ -74,7 +74,8 @@ interface MutableCell {
 const maxBackoffMs = 60_000;
 
 /**
- * Runs the second design record's experiment: for each tool, variant and tool choice, `n`
+ * Runs the experiment of decision record 0002 (`docs/decisions/0002-lazy-arguments-and-argument-order.md`): for each
+ * tool, variant and tool choice, `n`
  * streamed requests offering that one tool, recording the first argument key of the first
  * call. Reading stops as soon as that key is known.
  *

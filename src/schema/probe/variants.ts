@@ -4,7 +4,7 @@ import type { ToolLike } from '../formats.js';
 import type { JsonSchema, ObjectJsonSchema } from '../json-schema.js';
 import { deepFreeze } from '../parameters.js';
 
-/** The schema variants of the second design record's experiment, in its table's order. */
+/** The schema variants of decision record 0002's experiment, in its table's order (`docs/decisions/0002-lazy-arguments-and-argument-order.md`). */
 export const variantNames = ['baseline', 'properties', 'required', 'sentence'] as const;
 export type VariantName = (typeof variantNames)[number];
 
