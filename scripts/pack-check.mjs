@@ -5,7 +5,15 @@
 // (or a warm npm cache) for the tarball's dependencies and typescript@5.9.3.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
@@ -111,6 +119,30 @@ test('the tarball holds the built entry points and no sources, tests or benchmar
       (path.endsWith('.ts') && !path.endsWith('.d.ts')),
   );
   assert.deepEqual(stray, [], 'sources, tests, benchmarks or examples were packed');
+});
+
+test('the published code carries no dev-mode instrumentation: no DEV_MODE guard, no probe counter', () => {
+  const devCode = /\bDEV_MODE\b|\bargumentProbe\b|\bgroupProbe\b/;
+  // The control: the sources do count (the build strips it; see scripts/strip-dev-mode.mjs).
+  const index = readFileSync(join(repository, 'src/arguments/argument-index.ts'), 'utf8');
+  assert.match(index, /if \(DEV_MODE\) argumentProbe\.scanned/);
+  const installed = join(project, 'node_modules', 'callfold', 'dist');
+  const carrying = [];
+  const walk = (dir) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) walk(path);
+      else if (devCode.test(readFileSync(path, 'utf8')))
+        carrying.push(path.slice(installed.length + 1));
+    }
+  };
+  walk(installed);
+  assert.deepEqual(carrying, [], 'published files mention DEV_MODE or a probe');
+  assert.ok(
+    !packed.files.some(
+      (path) => /\/(probe|dev-mode)\.(js|d\.ts)$/.test(path) && !path.includes('/schema/'),
+    ),
+  );
 });
 
 const streamingConsumer = `

@@ -1,7 +1,8 @@
-import { type Cursor, type Field, kindOf, valueError } from './field.js';
+import { DEV_MODE } from '../internal/dev-mode.js';
+import { type Field, kindOf, valueError } from './field.js';
 import { argumentProbe } from './probe.js';
 import type { ArgumentSource } from './source.js';
-import { advance, hex4, simpleEscape } from './string-cursor.js';
+import { countString } from './string-cursor.js';
 
 /** Where the boundary scanner stands in the top-level object. */
 enum At {
@@ -42,6 +43,13 @@ function isSpace(code: number): boolean {
   return code === 0x20 || code === 0x0a || code === 0x0d || code === 0x09;
 }
 
+/** The first offset at or after `i` that is not JSON whitespace (`s.length` when none). */
+function skipSpace(s: string, i: number): number {
+  const n = s.length;
+  while (i < n && isSpace(s.charCodeAt(i))) i++;
+  return i;
+}
+
 /** Characters that end a number or literal token. */
 function endsScalar(code: number): boolean {
   return (
@@ -64,14 +72,14 @@ function endsScalar(code: number): boolean {
  * backslash parity and an explicit bracket stack (no recursion: depth is bounded by memory,
  * not by the call stack). Inside strings it jumps with `indexOf`. It decodes keys, never
  * values; of a string value whose length has been read it counts the decoded length as it
- * passes (`countString`). Errors inside a value (a mismatched bracket, a token no value
+ * passes (`countString`, on the field's length cursor). Errors inside a value (a mismatched bracket, a token no value
  * starts with) are recorded on that field and indexing goes on; an error in the object's own
  * syntax stops it.
  */
 export class ArgumentIndex {
   readonly source: ArgumentSource;
   readonly fields = new Map<string, Field>();
-  sealed: boolean;
+  #sealed: boolean;
   /** The first error found by indexing or by a content read. */
   invalid: Error | null = null;
   /** True once indexing stopped at a structural error. */
@@ -98,7 +106,22 @@ export class ArgumentIndex {
 
   constructor(source: ArgumentSource, sealed: boolean) {
     this.source = source;
-    this.sealed = sealed;
+    this.#sealed = sealed;
+  }
+
+  /** No more text can arrive. */
+  get sealed(): boolean {
+    return this.#sealed;
+  }
+
+  /**
+   * Seals the index with the authoritative full text, which must equal the text received
+   * (`source.matches(fullText)`): the source adopts it as one chunk, offsets stay valid.
+   */
+  seal(fullText: string): void {
+    if (this.#sealed) return;
+    this.source.adopt(fullText);
+    this.#sealed = true;
   }
 
   /** True when every received character is indexed and the view is sealed. */
@@ -122,9 +145,9 @@ export class ArgumentIndex {
       const chunk = source.chunk(index);
       const from = this.scanned - base;
       this.scanChunk(chunk, base, from);
-      argumentProbe.scanned += this.scanned - base - from;
+      if (DEV_MODE) argumentProbe.scanned += this.scanned - base - from;
     }
-    if (this.sealed) this.finish();
+    if (this.#sealed) this.finish();
   }
 
   /** Called when no more text can arrive: ends a trailing scalar, reports truncation. */
@@ -155,123 +178,166 @@ export class ArgumentIndex {
   private scanChunk(s: string, base: number, from: number): void {
     const n = s.length;
     let i = from;
-    while (i < n && !this.stopped) {
-      switch (this.at) {
-        case At.Start: {
-          const c = s.charCodeAt(i);
-          if (isSpace(c)) i++;
-          else if (c === 0x7b) {
-            this.at = At.FirstKey;
-            i++;
-          } else {
-            this.fail(
-              `Arguments are not a JSON object: unexpected "${s[i]}" at position ${base + i}`,
-            );
-          }
-          break;
-        }
-        case At.FirstKey:
-        case At.Key: {
-          const c = s.charCodeAt(i);
-          if (isSpace(c)) i++;
-          else if (c === QUOTE) {
-            this.keyStart = base + i;
-            this.at = At.KeyString;
-            i++;
-          } else if (c === 0x7d && this.at === At.FirstKey) {
-            this.objectComplete = true;
-            this.at = At.End;
-            i++;
-          } else {
-            this.fail(`Expected a property name at position ${base + i}`);
-          }
-          break;
-        }
-        case At.KeyString: {
-          const end = this.skipString(s, i, base, null);
-          if (end === -1) i = n;
-          else {
-            i = end;
-            this.keyEnd = base + end;
-            this.at = At.Colon;
-          }
-          break;
-        }
-        case At.Colon: {
-          const c = s.charCodeAt(i);
-          if (isSpace(c)) i++;
-          else if (c === 0x3a) {
-            this.at = At.Value;
-            i++;
-          } else {
-            this.fail(`Expected ":" after a property name at position ${base + i}`);
-          }
-          break;
-        }
-        case At.Value: {
-          const c = s.charCodeAt(i);
-          if (isSpace(c)) i++;
-          else if (c === 0x7d || c === 0x5d || c === 0x2c || c === 0x3a) {
-            this.fail(`Expected a value at position ${base + i}`);
-          } else {
-            // A string, object or array value starts past its opening character; a scalar's
-            // first character belongs to its token.
-            if (!this.openValue(c, base + i)) i++;
-          }
-          break;
-        }
-        case At.StringValue: {
-          const field = this.field as Field;
-          const cursor = field.length;
-          // A length cursor standing where scanning resumes, or just behind it inside an
-          // escape, is carried along: the string is walked once, not twice.
-          const behind = cursor === null ? -1 : base + i - cursor.pos;
-          const end =
-            cursor !== null && behind >= 0 && behind < CATCH_UP
-              ? this.countString(s, i, base, field, cursor)
-              : this.skipString(s, i, base, field);
-          if (end === -1) i = n;
-          else {
-            i = end;
-            this.endValue(base + end);
-          }
-          break;
-        }
-        case At.Nested:
-          i = this.skipNested(s, i, base);
-          break;
-        case At.Scalar: {
-          while (i < n && !endsScalar(s.charCodeAt(i))) i++;
-          if (i < n) this.endValue(base + i);
-          break;
-        }
-        case At.Next: {
-          const c = s.charCodeAt(i);
-          if (isSpace(c)) i++;
-          else if (c === 0x2c) {
-            this.at = At.Key;
-            i++;
-          } else if (c === 0x7d) {
-            this.objectComplete = true;
-            this.at = At.End;
-            i++;
-          } else {
-            this.fail(`Expected "," or "}" after a value at position ${base + i}`);
-          }
-          break;
-        }
-        case At.End: {
-          if (isSpace(s.charCodeAt(i))) i++;
-          else this.fail(`Unexpected non-whitespace after the object at position ${base + i}`);
-          break;
-        }
-        case At.Stopped:
-          return;
-        default:
-          this.at satisfies never;
-      }
-    }
+    while (i < n && !this.stopped) i = this.scanState(s, i, base);
     this.scanned = base + (this.stopped ? n : i);
+  }
+
+  /**
+   * Scans from `i` (< `s.length`) in the current state until the state changes or the chunk
+   * ends; returns where it stopped. One method per state, each exhaustive over its input.
+   */
+  private scanState(s: string, i: number, base: number): number {
+    switch (this.at) {
+      case At.Start:
+        return this.scanStart(s, i, base);
+      case At.FirstKey:
+      case At.Key:
+        return this.scanKey(s, i, base);
+      case At.KeyString:
+        return this.scanKeyString(s, i, base);
+      case At.Colon:
+        return this.scanColon(s, i, base);
+      case At.Value:
+        return this.scanValue(s, i, base);
+      case At.StringValue:
+        return this.scanStringValue(s, i, base);
+      case At.Nested:
+        return this.skipNested(s, i, base);
+      case At.Scalar:
+        return this.scanScalar(s, i, base);
+      case At.Next:
+        return this.scanNext(s, i, base);
+      case At.End:
+        return this.scanEnd(s, i, base);
+      case At.Stopped:
+        return s.length;
+      default:
+        return this.at satisfies never;
+    }
+  }
+
+  /** Before the opening brace. */
+  private scanStart(s: string, i: number, base: number): number {
+    i = skipSpace(s, i);
+    if (i === s.length) return i;
+    if (s.charCodeAt(i) === 0x7b) {
+      this.at = At.FirstKey;
+      return i + 1;
+    }
+    this.fail(`Arguments are not a JSON object: unexpected "${s[i]}" at position ${base + i}`);
+    return i;
+  }
+
+  /** After `{` or `,`: a key's opening quote (or, after `{`, the closing brace). */
+  private scanKey(s: string, i: number, base: number): number {
+    i = skipSpace(s, i);
+    if (i === s.length) return i;
+    const c = s.charCodeAt(i);
+    if (c === QUOTE) {
+      this.keyStart = base + i;
+      this.at = At.KeyString;
+      return i + 1;
+    }
+    if (c === 0x7d && this.at === At.FirstKey) {
+      this.objectComplete = true;
+      this.at = At.End;
+      return i + 1;
+    }
+    this.fail(`Expected a property name at position ${base + i}`);
+    return i;
+  }
+
+  private scanKeyString(s: string, i: number, base: number): number {
+    const end = this.skipString(s, i, base, null);
+    if (end === -1) return s.length;
+    this.keyEnd = base + end;
+    this.at = At.Colon;
+    return end;
+  }
+
+  private scanColon(s: string, i: number, base: number): number {
+    i = skipSpace(s, i);
+    if (i === s.length) return i;
+    if (s.charCodeAt(i) === 0x3a) {
+      this.at = At.Value;
+      return i + 1;
+    }
+    this.fail(`Expected ":" after a property name at position ${base + i}`);
+    return i;
+  }
+
+  /** After `:`: the first character of a value opens its field. */
+  private scanValue(s: string, i: number, base: number): number {
+    i = skipSpace(s, i);
+    if (i === s.length) return i;
+    const c = s.charCodeAt(i);
+    if (c === 0x7d || c === 0x5d || c === 0x2c || c === 0x3a) {
+      this.fail(`Expected a value at position ${base + i}`);
+      return i;
+    }
+    // A string, object or array value starts past its opening character; a scalar's first
+    // character belongs to its token.
+    return this.openValue(c, base + i) ? i : i + 1;
+  }
+
+  private scanStringValue(s: string, i: number, base: number): number {
+    const field = this.field as Field;
+    const cursor = field.length;
+    // A length cursor standing where scanning resumes, or just behind it inside an escape, is
+    // carried along: the string is walked once, not twice.
+    const behind = cursor === null ? -1 : base + i - cursor.pos;
+    let end: number;
+    if (cursor !== null && behind >= 0 && behind < CATCH_UP) {
+      const stop = countString(this.source, cursor, s, i, base);
+      if (stop === -1) end = this.skipString(s, i, base, field);
+      else {
+        // The escape the previous chunk cut, if any, is counted: scanning resumes past it.
+        this.escape = false;
+        if (stop === s.length) end = -1;
+        else if (s.charCodeAt(stop) === QUOTE) end = stop + 1;
+        else end = this.skipString(s, stop, base, field);
+      }
+    } else {
+      end = this.skipString(s, i, base, field);
+    }
+    if (end === -1) return s.length;
+    this.endValue(base + end);
+    return end;
+  }
+
+  /** Inside a number, `true`, `false` or `null`: its end is the next delimiter. */
+  private scanScalar(s: string, i: number, base: number): number {
+    const n = s.length;
+    while (i < n && !endsScalar(s.charCodeAt(i))) i++;
+    if (i < n) this.endValue(base + i);
+    return i;
+  }
+
+  /** After a value: `,` or `}`. */
+  private scanNext(s: string, i: number, base: number): number {
+    i = skipSpace(s, i);
+    if (i === s.length) return i;
+    const c = s.charCodeAt(i);
+    if (c === 0x2c) {
+      this.at = At.Key;
+      return i + 1;
+    }
+    if (c === 0x7d) {
+      this.objectComplete = true;
+      this.at = At.End;
+      return i + 1;
+    }
+    this.fail(`Expected "," or "}" after a value at position ${base + i}`);
+    return i;
+  }
+
+  /** After the closing brace: only whitespace. */
+  private scanEnd(s: string, i: number, base: number): number {
+    i = skipSpace(s, i);
+    if (i < s.length) {
+      this.fail(`Unexpected non-whitespace after the object at position ${base + i}`);
+    }
+    return i;
   }
 
   /**
@@ -329,7 +395,7 @@ export class ArgumentIndex {
   private checkShadowed(field: Field): void {
     if (field.error || field.parsed || field.end === -1) return;
     try {
-      argumentProbe.parsed++;
+      if (DEV_MODE) argumentProbe.parsed++;
       JSON.parse(this.source.slice(field.start, field.end));
     } catch (error) {
       this.reject(field, valueError(field, error));
@@ -366,71 +432,6 @@ export class ArgumentIndex {
       slash = this.nextSlash(s, i, base);
       if (quote !== -1 && quote < i) quote = s.indexOf('"', i);
     }
-  }
-
-  /**
-   * `skipString` for a string value whose length is being read: also advances the field's
-   * length cursor over the same text, so a length read after each fragment finds nothing left
-   * to walk. The cursor stands at the scan position, or a few characters behind it when the
-   * previous chunk cut an escape; that escape is finished first, across the two chunks. At an
-   * escape it cannot decode (one cut by this chunk's end, or a bad one) it leaves the cursor
-   * there and skips on uncounted; a later read catches the cursor up and reports the error.
-   */
-  private countString(s: string, i: number, base: number, field: Field, cursor: Cursor): number {
-    const n = s.length;
-    if (cursor.pos < base + i) {
-      // The cursor stopped at the backslash of an escape the scanner is inside.
-      const { source } = this;
-      const to = cursor.pos + (source.codeAt(cursor.pos + 1) === 0x75 ? 6 : 2);
-      if (source.codeAt(cursor.pos) !== BACKSLASH || to > base + n || to < base + i) {
-        return this.skipString(s, i, base, field);
-      }
-      if (advance(source, cursor, to, true) !== null || cursor.pos !== to) {
-        return this.skipString(s, i, base, field);
-      }
-      this.escape = false;
-      i = to - base;
-    }
-    let { units, last } = cursor;
-    let quote = s.indexOf('"', i);
-    let slash = this.nextSlash(s, i, base);
-    for (;;) {
-      if (slash === -1 || (quote !== -1 && quote < slash)) {
-        const end = quote === -1 ? n : quote;
-        if (end > i) {
-          units += end - i;
-          last = s.charCodeAt(end - 1);
-        }
-        this.counted(cursor, base + end, units, last);
-        return quote === -1 ? -1 : quote + 1;
-      }
-      if (slash > i) {
-        units += slash - i;
-        last = s.charCodeAt(slash - 1);
-      }
-      if (slash + 1 === n) {
-        this.counted(cursor, base + slash, units, last);
-        this.escape = true;
-        return -1;
-      }
-      const unit = escapedUnit(s, slash + 1);
-      if (unit < 0) {
-        this.counted(cursor, base + slash, units, last);
-        return this.skipString(s, slash, base, field);
-      }
-      units++;
-      last = unit;
-      i = slash + (s.charCodeAt(slash + 1) === 0x75 ? 6 : 2);
-      slash = this.nextSlash(s, i, base);
-      if (quote !== -1 && quote < i) quote = s.indexOf('"', i);
-    }
-  }
-
-  private counted(cursor: Cursor, pos: number, units: number, last: number): void {
-    argumentProbe.counted += pos - cursor.pos;
-    cursor.pos = pos;
-    cursor.units = units;
-    cursor.last = last;
   }
 
   private nextSlash(s: string, from: number, base: number): number {
@@ -484,14 +485,4 @@ export class ArgumentIndex {
     }
     return n;
   }
-}
-
-/**
- * The unit of the escape whose character after the backslash is at `at`: -1 for a bad escape,
- * -2 for a `\u` whose four digits do not all lie in `s`.
- */
-function escapedUnit(s: string, at: number): number {
-  const code = s.charCodeAt(at);
-  if (code !== 0x75) return simpleEscape(code);
-  return at + 4 < s.length ? hex4(s, at + 1) : -2;
 }

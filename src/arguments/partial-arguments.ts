@@ -1,20 +1,10 @@
+import { Answers } from './answers.js';
 import { ArgumentIndex } from './argument-index.js';
-import { type ArgumentKind, type Field, kindOfValue, valueError } from './field.js';
-import { argumentProbe } from './probe.js';
+import type { ArgumentKind } from './field.js';
+import { answerFromIndex, answerFromPayload, type Query } from './query.js';
 import { ArgumentSource } from './source.js';
-import { advance, CONTROL, cutPrefix, isHighSurrogate, newCursor } from './string-cursor.js';
 
 export type { ArgumentKind } from './field.js';
-
-type Query = 'has' | 'kind' | 'complete' | 'closed' | 'text' | 'prefix' | 'length' | 'value';
-
-interface Answer {
-  readonly query: Query;
-  readonly key: string;
-  readonly arg: number;
-  /** The baseline: the answer as of the last refresh (or the first read). */
-  value: unknown;
-}
 
 /**
  * A lazy, tool-independent reader over the JSON argument text of one tool call, which may
@@ -54,7 +44,7 @@ interface Answer {
 export class PartialArguments {
   #index: ArgumentIndex | null;
   #payload: object | null;
-  #answers: Map<string, Answer> | null = null;
+  #answers: Answers | null = null;
 
   private constructor(index: ArgumentIndex | null, payload: object | null) {
     this.#index = index;
@@ -97,10 +87,7 @@ export class PartialArguments {
   seal(fullText: string): PartialArguments {
     const index = this.#index;
     if (!index?.source.matches(fullText)) return PartialArguments.fromText(fullText);
-    if (!index.sealed) {
-      index.source.adopt(fullText);
-      index.sealed = true;
-    }
+    index.seal(fullText);
     return this;
   }
 
@@ -130,17 +117,11 @@ export class PartialArguments {
    */
   refresh(): boolean {
     const answers = this.#answers;
-    if (!answers) return false;
-    let changed = false;
-    for (const answer of answers.values()) {
-      const now = this.#answer(answer.query, answer.key, answer.arg);
-      if (!Object.is(now, answer.value)) {
-        answer.value = now;
-        changed = true;
-      }
-    }
+    const index = this.#index;
+    if (!answers || !index) return false;
+    const changed = answers.refresh(index);
     // Once sealed and fully indexed no answer can change again.
-    if (this.#index?.final) this.#answers = null;
+    if (index.final) this.#answers = null;
     return changed;
   }
 
@@ -156,7 +137,9 @@ export class PartialArguments {
 
   /** With a key: that value's closing delimiter has arrived. Without: the object's has. */
   complete(key?: string): boolean {
-    return this.#read('complete', key ?? '', key === undefined ? 1 : 0) as boolean;
+    return (
+      key === undefined ? this.#read('objectComplete', '', 0) : this.#read('complete', key, 0)
+    ) as boolean;
   }
 
   /** The view can no longer grow: sealed, the object complete, or indexing stopped by an error. */
@@ -176,7 +159,13 @@ export class PartialArguments {
 
   /** The decoded string so far, at most `units` UTF-16 code units of it. */
   textPrefix(key: string, units: number): string | undefined {
-    const limit = Number.isFinite(units) ? Math.max(0, Math.floor(units)) : 0;
+    // Infinity asks for the whole text so far; NaN and negative limits ask for nothing.
+    const limit =
+      units === Number.POSITIVE_INFINITY
+        ? Number.MAX_SAFE_INTEGER
+        : Number.isFinite(units)
+          ? Math.min(Math.max(0, Math.floor(units)), Number.MAX_SAFE_INTEGER)
+          : 0;
     return this.#read('prefix', key, limit) as string | undefined;
   }
 
@@ -198,171 +187,14 @@ export class PartialArguments {
   #read(query: Query, key: string, arg: number): unknown {
     const value = this.#answer(query, key, arg);
     const index = this.#index;
-    if (index && !index.final) {
-      const answers = (this.#answers ??= new Map());
-      const id = `${query}:${arg}:${key}`;
-      if (!answers.has(id)) answers.set(id, { query, key, arg, value });
-    }
+    if (index && !index.final) (this.#answers ??= new Answers()).record(query, key, arg, value);
     return value;
   }
 
   #answer(query: Query, key: string, arg: number): unknown {
     const index = this.#index;
-    if (!index) return this.#fromPayload(query, key, arg);
-    index.catchUp();
-    if (query === 'closed') return index.sealed || index.objectComplete || index.stopped;
-    if (query === 'complete' && arg === 1) return index.objectComplete;
-    const field = index.fields.get(key);
-    switch (query) {
-      case 'has':
-        return field !== undefined;
-      case 'kind':
-        return field?.kind;
-      case 'complete':
-        return field !== undefined && field.end !== -1;
-      case 'value':
-        return field && field.end !== -1 ? this.#parsed(index, field) : undefined;
-      case 'text':
-        return field ? this.#text(index, field) : undefined;
-      case 'prefix':
-        return field ? this.#prefix(index, field, arg) : undefined;
-      case 'length':
-        return field ? this.#length(index, field, arg) : undefined;
-      default:
-        return query satisfies never;
-    }
-  }
-
-  #fromPayload(query: Query, key: string, arg: number): unknown {
-    const payload = this.#payload as Record<string, unknown>;
-    const own = Object.hasOwn(payload, key);
-    const value = own ? payload[key] : undefined;
-    switch (query) {
-      case 'closed':
-        return true;
-      case 'has':
-        return own;
-      case 'kind':
-        return own ? kindOfValue(value) : undefined;
-      case 'complete':
-        return arg === 1 || own;
-      case 'value':
-        return value;
-      case 'text':
-        return typeof value === 'string' ? value : undefined;
-      case 'prefix':
-        return typeof value === 'string' ? cutPrefix(value, arg, false) : undefined;
-      case 'length':
-        return typeof value === 'string' ? value.length : undefined;
-      default:
-        return query satisfies never;
-    }
-  }
-
-  /** Native decoding of a complete value, once. */
-  #parsed(index: ArgumentIndex, field: Field): unknown {
-    if (field.error) return undefined;
-    if (!field.parsed) {
-      try {
-        argumentProbe.parsed++;
-        field.parsed = { value: JSON.parse(index.source.slice(field.start, field.end)) };
-        field.text = null;
-        field.length = null;
-      } catch (error) {
-        index.reject(field, valueError(field, error));
-        return undefined;
-      }
-    }
-    return field.parsed.value;
-  }
-
-  /** Where an open string's available content ends; null (and invalid) when it never closed. */
-  #openEnd(index: ArgumentIndex, field: Field): number | null {
-    if (index.final) {
-      index.reject(
-        field,
-        new SyntaxError(`Unterminated string in JSON at position ${field.start}`),
-      );
-      return null;
-    }
-    return index.scannedTo;
-  }
-
-  #text(index: ArgumentIndex, field: Field): string | undefined {
-    if (field.kind !== 'string' || field.error) return undefined;
-    if (field.end !== -1) return this.#parsed(index, field) as string | undefined;
-    const to = this.#openEnd(index, field);
-    if (to === null) return undefined;
-    const cursor = (field.text ??= newCursor(field.start + 1, 0, -1, ''));
-    const error = advance(index.source, cursor, to, true);
-    if (error) {
-      index.reject(field, error);
-      return undefined;
-    }
-    return cutPrefix(cursor.text as string, cursor.units, true);
-  }
-
-  #prefix(index: ArgumentIndex, field: Field, units: number): string | undefined {
-    if (field.kind !== 'string' || field.error) return undefined;
-    if (field.parsed) return cutPrefix(field.parsed.value as string, units, false);
-    const complete = field.end !== -1;
-    const to = complete ? field.end - 1 : this.#openEnd(index, field);
-    if (to === null) return undefined;
-    const from = field.start + 1;
-    const take = Math.min(to, from + units + 1);
-    if (field.firstEscape === -1 || field.firstEscape >= take) {
-      const raw = index.source.slice(from, take);
-      argumentProbe.decoded += raw.length;
-      if (CONTROL.test(raw)) {
-        index.reject(
-          field,
-          new SyntaxError(`Bad control character in string near position ${from}`),
-        );
-        return undefined;
-      }
-      return cutPrefix(raw, units, !complete && take === to);
-    }
-    const cursor = (field.text ??= newCursor(from, 0, -1, ''));
-    if (cursor.units <= units) {
-      const error = advance(index.source, cursor, to, !complete, units + 1);
-      if (error) {
-        index.reject(field, error);
-        return undefined;
-      }
-    }
-    return cutPrefix(cursor.text as string, units, !complete || cursor.pos < to);
-  }
-
-  #length(index: ArgumentIndex, field: Field, step: number): number | undefined {
-    if (field.kind !== 'string' || field.error) return undefined;
-    if (field.parsed) return (field.parsed.value as string).length;
-    const complete = field.end !== -1;
-    const to = complete ? field.end - 1 : this.#openEnd(index, field);
-    if (to === null) return undefined;
-    const from = field.start + 1;
-    let units: number;
-    let last: number;
-    if (field.firstEscape === -1) {
-      units = to - from;
-      last = units > 0 ? index.source.codeAt(to - 1) : -1;
-    } else {
-      const first = field.firstEscape;
-      const cursor = (field.length ??= newCursor(
-        first,
-        first - from,
-        first > from ? index.source.codeAt(first - 1) : -1,
-        null,
-      ));
-      const error = advance(index.source, cursor, to, !complete);
-      if (error) {
-        index.reject(field, error);
-        return undefined;
-      }
-      units = cursor.units;
-      last = cursor.last;
-    }
-    if (complete) return units;
-    if (isHighSurrogate(last)) units--;
-    return units - (units % step);
+    return index
+      ? answerFromIndex(index, query, key, arg)
+      : answerFromPayload(this.#payload as object, query, key, arg);
   }
 }

@@ -1,18 +1,15 @@
+import { DEV_MODE } from '../internal/dev-mode.js';
+import { isHighSurrogate, isLowSurrogate } from '../internal/surrogates.js';
 import type { Cursor } from './field.js';
 import { argumentProbe } from './probe.js';
 import type { ArgumentSource } from './source.js';
 
+const BACKSLASH = 0x5c;
+const LETTER_U = 0x75;
+
 /** Raw control characters, which JSON forbids inside strings. */
 // biome-ignore lint/suspicious/noControlCharactersInRegex: matching them is the point.
 export const CONTROL = /[\u0000-\u001f]/;
-
-export function isHighSurrogate(unit: number): boolean {
-  return unit >= 0xd800 && unit <= 0xdbff;
-}
-
-export function isLowSurrogate(unit: number): boolean {
-  return unit >= 0xdc00 && unit <= 0xdfff;
-}
 
 export function newCursor(pos: number, units: number, last: number, text: string | null): Cursor {
   return { pos, units, last, text };
@@ -128,8 +125,77 @@ export function advance(
   cursor.units = units;
   cursor.last = last;
   cursor.text = text;
-  argumentProbe.decoded += pos - start;
+  if (DEV_MODE) argumentProbe.decoded += pos - start;
   return error;
+}
+
+/**
+ * Counts string content into a length cursor as the boundary scanner passes over it: the
+ * chunk `s` starts at global offset `base`, and the cursor stands at `base + i` or, when the
+ * previous chunk cut an escape, at that escape's backslash a few characters behind (it is
+ * finished first, across the two chunks). Returns where counting stopped in `s`: the string's
+ * closing quote, `s.length`, or the backslash of an escape it cannot decode from `s` alone
+ * (cut by the chunk's end, or bad), where the cursor is left for a later read to catch up and
+ * report. Returns -1, counting nothing, when the cut escape cannot be finished here.
+ */
+export function countString(
+  source: ArgumentSource,
+  cursor: Cursor,
+  s: string,
+  i: number,
+  base: number,
+): number {
+  const n = s.length;
+  if (cursor.pos < base + i) {
+    const to = cursor.pos + (source.codeAt(cursor.pos + 1) === LETTER_U ? 6 : 2);
+    if (source.codeAt(cursor.pos) !== BACKSLASH || to > base + n || to < base + i) return -1;
+    if (advance(source, cursor, to, true) !== null || cursor.pos !== to) return -1;
+    i = to - base;
+  }
+  // Locals, written back once: this loop runs once per escape of a long string.
+  let { units, last } = cursor;
+  let stop: number;
+  let quote = s.indexOf('"', i);
+  let slash = s.indexOf('\\', i);
+  for (;;) {
+    if (slash === -1 || (quote !== -1 && quote < slash)) {
+      stop = quote === -1 ? n : quote;
+      if (stop > i) {
+        units += stop - i;
+        last = s.charCodeAt(stop - 1);
+      }
+      break;
+    }
+    if (slash > i) {
+      units += slash - i;
+      last = s.charCodeAt(slash - 1);
+    }
+    const unit = slash + 1 < n ? escapedUnit(s, slash + 1) : -2;
+    if (unit < 0) {
+      stop = slash;
+      break;
+    }
+    units++;
+    last = unit;
+    i = slash + (s.charCodeAt(slash + 1) === LETTER_U ? 6 : 2);
+    slash = s.indexOf('\\', i);
+    if (quote !== -1 && quote < i) quote = s.indexOf('"', i);
+  }
+  if (DEV_MODE) argumentProbe.counted += base + stop - cursor.pos;
+  cursor.pos = base + stop;
+  cursor.units = units;
+  cursor.last = last;
+  return stop;
+}
+
+/**
+ * The unit of the escape whose character after the backslash is at `at`: -1 for a bad escape,
+ * -2 for a `\u` whose four digits do not all lie in `s`.
+ */
+function escapedUnit(s: string, at: number): number {
+  const code = s.charCodeAt(at);
+  if (code !== LETTER_U) return simpleEscape(code);
+  return at + 4 < s.length ? hex4(s, at + 1) : -2;
 }
 
 /** The value of four hex digits at `at`, or -1. */

@@ -1,5 +1,6 @@
 import type { PartialArguments } from '../arguments/partial-arguments.js';
 import type { ToolNode } from '../definitions/tool-definition.js';
+import { DEV_MODE } from '../internal/dev-mode.js';
 import { argumentFields } from './argument-fields.js';
 import { categoryOf, type ToolCategory } from './categories.js';
 import { type DetailSource, detailSources } from './detail-sources.js';
@@ -102,7 +103,7 @@ export function toolDetail(
   tool: Pick<ToolNode, 'name' | 'args'>,
   category: ToolCategory = categoryOf(tool.name),
 ): string {
-  groupProbe.details++;
+  if (DEV_MODE) groupProbe.details++;
   for (const source of detailSources[category]) {
     const detail = sourceDetail(tool.args, source);
     if (detail !== undefined) return detail;

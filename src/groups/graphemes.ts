@@ -1,16 +1,17 @@
+import { DEV_MODE } from '../internal/dev-mode.js';
 import { groupProbe } from './probe.js';
 
 let segmenter: Intl.Segmenter | undefined;
 
 /**
  * The extended grapheme clusters (UAX #29) of `text`, lazily, in order. Each one visited
- * counts in `groupProbe.segments`. Stop iterating to stop the work.
+ * is counted by the dev-mode probe (`./probe.ts`). Stop iterating to stop the work.
  */
 export function* graphemes(text: string): Generator<Intl.SegmentData, void, undefined> {
   segmenter ??= new Intl.Segmenter(undefined, { granularity: 'grapheme' });
-  groupProbe.passes++;
+  if (DEV_MODE) groupProbe.passes++;
   for (const data of segmenter.segment(text)) {
-    groupProbe.segments++;
+    if (DEV_MODE) groupProbe.segments++;
     yield data;
   }
 }

@@ -1,8 +1,10 @@
 /**
  * Work counters for groups, for tests and benchmarks that guard the detail's bounded cost.
  *
- * Not part of the public API (not re-exported from the package index). Each counter only
- * grows; read it before and after the operation under test.
+ * Not part of the public API (not re-exported from the package index), and absent from the
+ * published build: every increment is guarded by `DEV_MODE` (src/internal/dev-mode.ts), which
+ * `npm run build` strips. Each counter only grows; read it before and after the operation
+ * under test.
  */
 export const groupProbe = {
   /** Grapheme clusters visited through `graphemes()`. */
