@@ -95,6 +95,7 @@ export const toolNames: { readonly [C in ToolCategory]: readonly string[] } = de
     'patch',
     'NotebookEdit',
     'edit_notebook',
+    'text_editor_code_execution',
   ],
   search: [
     'Grep',
@@ -159,6 +160,7 @@ export const toolNames: { readonly [C in ToolCategory]: readonly string[] } = de
     'run_terminal_command',
     'run_in_terminal',
     'terminal',
+    'bash_code_execution',
   ],
   pwsh: ['PowerShell', 'pwsh', 'run_powershell', 'execute_powershell'],
   run_code: [

@@ -67,6 +67,13 @@ describe('categoryOf', () => {
       ['run_python', 'run_code'],
       ['execute_code', 'run_code'],
       ['run_code', 'run_code'],
+      // Provider-run tools (Anthropic server tools, OpenAI hosted tools).
+      ['web_fetch', 'web'],
+      ['code_execution', 'run_code'],
+      ['code_interpreter', 'run_code'],
+      ['bash_code_execution', 'bash'],
+      ['text_editor_code_execution', 'edit'],
+      ['file_search', 'search'],
     ];
     for (const [name, category] of expected) expect(categoryOf(name), name).to.equal(category);
   });
