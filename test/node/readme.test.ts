@@ -45,6 +45,11 @@ const work = join(root, '.build-readme');
 const blocks = markedBlocks(readFileSync(join(root, 'README.md'), 'utf8'));
 /** The compiled library beside this test (.build/src/index.js when run from .build/test/node). */
 const library = new URL('../../src/index.js', import.meta.url).href;
+const entries: Record<string, string> = {
+  'callfold/server': new URL('../../src/server/index.js', import.meta.url).href,
+  'callfold/server/file': new URL('../../src/server/file-store.node.js', import.meta.url).href,
+  'callfold/server/redis': new URL('../../src/server/redis/index.js', import.meta.url).href,
+};
 const fileOf = (block: Block) => join(work, `readme-line-${block.line}.ts`);
 
 /** The few Deno APIs the Deno example uses, so that it typechecks with the others. */
@@ -76,7 +81,13 @@ function typecheck(files: string[], dom: boolean): string[] {
     types: ['node'],
     typeRoots: [join(root, 'node_modules/@types')],
     baseUrl: root,
-    paths: { callfold: ['src/index.ts'], 'callfold/elements/*': ['elements/*.ts'] },
+    paths: {
+      callfold: ['src/index.ts'],
+      'callfold/elements/*': ['elements/*.ts'],
+      'callfold/server': ['src/server/index.ts'],
+      'callfold/server/file': ['src/server/file-store.node.ts'],
+      'callfold/server/redis': ['src/server/redis/index.ts'],
+    },
   };
   const program = ts.createProgram([...files, join(work, 'deno.d.ts')], options);
   return ts
@@ -92,7 +103,12 @@ function typecheck(files: string[], dom: boolean): string[] {
 
 /** The block's code importing the compiled library instead of the package name. */
 function runnable(code: string): string {
-  return code.replace(/from\s+'callfold'/g, `from ${JSON.stringify(library)}`);
+  return code
+    .replace(/from\s+'callfold'/g, `from ${JSON.stringify(library)}`)
+    .replace(
+      /from\s+'(callfold\/server(?:\/file|\/redis)?)'/g,
+      (_, entry: string) => `from ${JSON.stringify(entries[entry])}`,
+    );
 }
 
 function run(command: string, args: string[]): { status: number | null; output: string } {

@@ -1,0 +1,337 @@
+/**
+ * `npm run bench:server`: serving one session to many followers over loopback SSE.
+ *
+ * A producer streams the deltas of a 512 KiB `write` (16 characters each) at ~2,000 deltas/s
+ * into one session; N followers read it through real HTTP connections (raw sockets in this
+ * process, counting messages; the server runs in its own process: bench/server-worker.ts).
+ * - fan-out, memoryStore, N = 1, 100, 1000: delivery latency (handed to the store → read by
+ *   a follower) p50/p99, server CPU per delivered MB;
+ * - the same with a bare in-process broadcast (no store, no handler): the floor;
+ * - two instances over Redis, N = 1000 split across them, producer on the first;
+ * - memory per idle follower (1000 idle followers, server RSS and heap after GC);
+ * - resume late in a long session (10,000 durable events, the client missed the last 20):
+ *   bytes sent on resume by callfold (Last-Event-ID) against Vercel's `resumable-stream` on
+ *   the same Redis (as the AI SDK resumes: from the start; and with `skipCharacters`).
+ *
+ * `--deltas N` (default 8192: 128 KiB of content, ~4 s a run; 32768 is the full 512 KiB).
+ */
+import { type ChildProcess, fork } from 'node:child_process';
+import { Agent, request as httpRequest } from 'node:http';
+import { fileURLToPath } from 'node:url';
+import { Redis } from 'ioredis';
+import { createResumableStreamContext } from 'resumable-stream/ioredis';
+import { encodeSSE } from '../src/events/sse.js';
+import { redisStore } from '../src/server/redis/redis-store.js';
+import { sessionHandler } from '../src/server/session-handler.js';
+import type { UnnumberedEvent } from '../src/server/session-store.js';
+import { startRedis } from '../test/node/support/redis-server.js';
+
+const argument = (name: string, fallback: number) => {
+  const at = process.argv.indexOf(`--${name}`);
+  return at > 0 ? Number(process.argv[at + 1]) : fallback;
+};
+const deltaCount = argument('deltas', 8192);
+const perSecond = 2000;
+const sample = 8;
+const now = () => performance.timeOrigin + performance.now();
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+interface Worker {
+  child: ChildProcess;
+  port: number;
+  ask<T>(message: object, reply: string): Promise<T>;
+}
+
+async function worker(mode: string, url = ''): Promise<Worker> {
+  const child = fork(fileURLToPath(new URL('./server-worker.js', import.meta.url)), [mode, url], {
+    execArgv: ['--expose-gc'],
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  const ask = <T>(message: object, reply: string) =>
+    new Promise<T>((resolve) => {
+      const listen = (answer: { type: string }) => {
+        if (answer.type !== reply) return;
+        child.off('message', listen);
+        resolve(answer as T);
+      };
+      child.on('message', listen);
+      if (Object.keys(message).length > 0) child.send(message);
+    });
+  const { port } = await ask<{ port: number }>({}, 'ready');
+  return { child, port, ask };
+}
+
+const agent = new Agent({ keepAlive: false, maxSockets: Number.POSITIVE_INFINITY });
+
+/** A follower: counts SSE messages, noting when every `sample`-th arrives. */
+function follow(port: number, session: string, expected: number) {
+  const received = new Float64Array(Math.ceil(expected / sample));
+  let messages = 0;
+  let bytes = 0;
+  let lastNewline = false;
+  let done: () => void = () => {};
+  const finished = new Promise<void>((resolve) => {
+    done = resolve;
+  });
+  const req = httpRequest(
+    {
+      host: '127.0.0.1',
+      port,
+      path: `/sessions/${session}`,
+      agent,
+      headers: { accept: 'text/event-stream' },
+    },
+    (response) => {
+      response.on('data', (chunk: Buffer) => {
+        const at = now();
+        bytes += chunk.length;
+        for (let i = 0; i < chunk.length; i++) {
+          const newline = chunk[i] === 10;
+          if (newline && lastNewline) {
+            if (messages % sample === 0 && messages < expected) received[messages / sample] = at;
+            messages++;
+            if (messages === expected) done();
+          }
+          lastNewline = newline;
+        }
+      });
+    },
+  );
+  req.on('error', () => {});
+  req.end();
+  return {
+    received,
+    finished,
+    close: () => req.destroy(),
+    get bytes() {
+      return bytes;
+    },
+  };
+}
+
+function percentile(sorted: readonly number[], p: number): number {
+  if (sorted.length === 0) return Number.NaN;
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] as number;
+}
+
+interface FanOut {
+  name: string;
+  n: number;
+  p50: number;
+  p99: number;
+  cpuPerMB: number;
+  complete: number;
+}
+
+async function fanOut(
+  name: string,
+  instances: Worker[],
+  n: number,
+  session: string,
+): Promise<FanOut> {
+  const followers = Array.from({ length: n }, (_, i) =>
+    follow((instances[i % instances.length] as Worker).port, session, deltaCount),
+  );
+  await sleep(500 + n); // connected and idle
+  const cpuBefore = await Promise.all(
+    instances.map((w) => w.ask<{ cpuMs: number }>({ type: 'cpu' }, 'cpu')),
+  );
+  const produced = await (instances[0] as Worker).ask<{ sent: number[]; bytes: number }>(
+    { type: 'produce', session, count: deltaCount, perSecond, sample },
+    'produced',
+  );
+  await Promise.race([Promise.all(followers.map((f) => f.finished)), sleep(30_000)]);
+  const cpuAfter = await Promise.all(
+    instances.map((w) => w.ask<{ cpuMs: number }>({ type: 'cpu' }, 'cpu')),
+  );
+  const latencies: number[] = [];
+  let complete = 0;
+  for (const f of followers) {
+    let all = true;
+    for (const [k, sent] of produced.sent.entries()) {
+      const at = f.received[k] as number;
+      if (at > 0) latencies.push(at - sent);
+      else all = false;
+    }
+    if (all) complete++;
+    f.close();
+  }
+  latencies.sort((a, b) => a - b);
+  const cpuMs = cpuAfter.reduce(
+    (sum, c, i) => sum + c.cpuMs - (cpuBefore[i] as { cpuMs: number }).cpuMs,
+    0,
+  );
+  const deliveredMB = (produced.bytes * n) / (1024 * 1024);
+  return {
+    name,
+    n,
+    p50: percentile(latencies, 50),
+    p99: percentile(latencies, 99),
+    cpuPerMB: cpuMs / deliveredMB,
+    complete,
+  };
+}
+
+async function idleMemory(n: number) {
+  const server = await worker('memory');
+  const before = await server.ask<{ rss: number; heap: number }>({ type: 'memory' }, 'memory');
+  const followers = Array.from({ length: n }, () => follow(server.port, 'idle', 1));
+  await sleep(3000);
+  const after = await server.ask<{ rss: number; heap: number }>({ type: 'memory' }, 'memory');
+  for (const f of followers) f.close();
+  await server.ask({ type: 'exit' }, 'never').catch(() => {});
+  return { rss: (after.rss - before.rss) / n, heap: (after.heap - before.heap) / n };
+}
+
+async function resumeBytes(url: string) {
+  const total = 10_000;
+  const missed = 20;
+  const result = (i: number): UnnumberedEvent => ({
+    type: 'tool/result',
+    callId: `call_${i}`,
+    output: `line ${i} of a long session's tool output`,
+  });
+  const store = await redisStore({ url, prefix: 'bench-resume:' });
+  for (let i = 0; i < total; i += 500) {
+    await store.append(
+      'long',
+      Array.from({ length: 500 }, (_, k) => result(i + k)),
+    );
+  }
+  const handler = sessionHandler(store, { sessionId: () => 'long', authorize: () => true });
+  const response = await handler(
+    new Request('http://x/sessions/long', {
+      headers: { accept: 'text/event-stream', 'last-event-id': String(total - missed) },
+    }),
+  );
+  const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+  let callfoldBytes = 0;
+  let text = '';
+  while ((text.match(/\n\n/g) ?? []).length < missed) {
+    const next = await reader.read();
+    if (next.done) break;
+    callfoldBytes += next.value.byteLength;
+    text += new TextDecoder().decode(next.value);
+  }
+  await reader.cancel();
+  const callfoldCorrect =
+    text.includes(`id: ${total - missed + 1}\n`) &&
+    text.includes(`id: ${total}\n`) &&
+    !text.includes(`id: ${total - missed}\n`);
+  await store.close();
+
+  // resumable-stream: the producer's stream of the same events, still live; a client that
+  // saw all but the last 20 resumes.
+  const publisher = new Redis(url);
+  const subscriber = new Redis(url);
+  const context = createResumableStreamContext({
+    waitUntil: null,
+    publisher,
+    subscriber,
+    keyPrefix: 'bench-rs',
+  });
+  const lines = Array.from({ length: total }, (_, i) =>
+    encodeSSE({ ...result(i), seq: i + 1 } as never),
+  );
+  let release: () => void = () => {};
+  const open = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  const source = await context.resumableStream(
+    'long',
+    () =>
+      new ReadableStream<string>({
+        async start(controller) {
+          for (const line of lines) controller.enqueue(line);
+          await open; // the response is still being generated
+          controller.close();
+        },
+      }),
+  );
+  const first = (source as ReadableStream<string>).getReader();
+  let seen = 0;
+  while (seen < total) {
+    const next = await first.read();
+    if (next.done) break;
+    seen += (next.value.match(/\n\n/g) ?? []).length;
+  }
+  const missedChars = lines.slice(total - missed).join('').length;
+  const totalChars = lines.join('').length;
+  const resumed = async (skip?: number) => {
+    const stream = await context.resumeExistingStream('long', skip);
+    const reader2 = (stream as ReadableStream<string>).getReader();
+    let chars = 0;
+    let got = '';
+    while (chars < (skip === undefined ? totalChars : missedChars)) {
+      const next = await Promise.race([
+        reader2.read(),
+        sleep(5000).then(() => ({ done: true, value: '' })),
+      ]);
+      if (next.done) break;
+      chars += (next.value as string).length;
+      got += next.value as string;
+    }
+    void reader2.cancel();
+    return { bytes: Buffer.byteLength(got), events: (got.match(/\n\n/g) ?? []).length };
+  };
+  const fromStart = await resumed();
+  const skipped = await resumed(totalChars - missedChars);
+  release();
+  void first.cancel();
+  await publisher.quit();
+  await subscriber.quit();
+  return { callfoldBytes, callfoldCorrect, fromStart, skipped, missed };
+}
+
+const redis = await startRedis();
+const rows: FanOut[] = [];
+try {
+  console.log(
+    `server benchmark: ${deltaCount} deltas of 16 characters at ${perSecond}/s, one session`,
+  );
+  for (const [mode, label] of [
+    ['memory', 'memoryStore'],
+    ['floor', 'bare broadcast (floor)'],
+  ] as const) {
+    for (const n of [1, 100, 1000]) {
+      const server = await worker(mode);
+      const row = await fanOut(label, [server], n, `s${n}`);
+      rows.push(row);
+      console.log(row);
+      server.child.send({ type: 'exit' });
+      await sleep(500);
+    }
+  }
+  const instances = [await worker('redis', redis.url), await worker('redis', redis.url)];
+  const row = await fanOut('redisStore, 2 instances', instances, 1000, 'r1000');
+  rows.push(row);
+  console.log(row);
+  for (const instance of instances) instance.child.send({ type: 'exit' });
+  await sleep(500);
+  const idle = await idleMemory(1000);
+  console.log('idle follower', idle);
+  const resume = await resumeBytes(redis.url);
+  console.log('resume', resume);
+
+  const ms = (value: number) => value.toFixed(1);
+  console.log(
+    '\n| scenario | N | p50 ms | p99 ms | server CPU ms / delivered MB | followers complete |',
+  );
+  console.log('|---|---|---|---|---|---|');
+  for (const r of rows) {
+    console.log(
+      `| ${r.name} | ${r.n} | ${ms(r.p50)} | ${ms(r.p99)} | ${r.cpuPerMB.toFixed(0)} | ${r.complete}/${r.n} |`,
+    );
+  }
+  console.log(
+    `\nmemory per idle follower (1000, server process after GC): RSS ${(idle.rss / 1024).toFixed(1)} KiB, heap ${(idle.heap / 1024).toFixed(1)} KiB`,
+  );
+  console.log(
+    `resume after 10,000 events, ${resume.missed} missed: callfold ${resume.callfoldBytes} B (correct: ${resume.callfoldCorrect}); ` +
+      `resumable-stream from the start ${resume.fromStart.bytes} B (${resume.fromStart.events} events, ${(resume.fromStart.bytes / resume.callfoldBytes).toFixed(0)}×), ` +
+      `with skipCharacters ${resume.skipped.bytes} B (${resume.skipped.events} events)`,
+  );
+} finally {
+  await redis.stop();
+}
+process.exit(0);
