@@ -31,6 +31,13 @@ const argument = (name: string, fallback: number) => {
   return at > 0 ? Number(process.argv[at + 1]) : fallback;
 };
 const deltaCount = argument('deltas', 8192);
+const listed = (name: string, fallback: string) => {
+  const at = process.argv.indexOf(`--${name}`);
+  return (at > 0 ? (process.argv[at + 1] ?? fallback) : fallback).split(',');
+};
+/** `--sizes 1,100` to skip N = 1000 on a small machine; `--only fanout,redis,idle,resume`. */
+const sizes = listed('sizes', '1,100,1000').map(Number);
+const only = listed('only', 'fanout,redis,idle,resume');
 const perSecond = 2000;
 const sample = 8;
 const now = () => performance.timeOrigin + performance.now();
@@ -302,15 +309,20 @@ try {
       await sleep(500);
     }
   }
-  const instances = [await worker('redis', redis.url), await worker('redis', redis.url)];
-  const row = await fanOut('redisStore, 2 instances', instances, 1000, 'r1000');
-  rows.push(row);
-  console.log(row);
-  for (const instance of instances) instance.child.send({ type: 'exit' });
-  await sleep(500);
-  const idle = await idleMemory(1000);
+  if (only.includes('redis')) {
+    const instances = [await worker('redis', redis.url), await worker('redis', redis.url)];
+    const n = Math.max(...sizes);
+    const row = await fanOut('redisStore, 2 instances', instances, n, `r${n}`);
+    rows.push(row);
+    console.log(row);
+    for (const instance of instances) instance.child.send({ type: 'exit' });
+    await sleep(500);
+  }
+  const idle = only.includes('idle')
+    ? await idleMemory(1000)
+    : { rss: Number.NaN, heap: Number.NaN };
   console.log('idle follower', idle);
-  const resume = await resumeBytes(redis.url);
+  const resume = only.includes('resume') ? await resumeBytes(redis.url) : undefined;
   console.log('resume', resume);
 
   const ms = (value: number) => value.toFixed(1);
@@ -326,11 +338,12 @@ try {
   console.log(
     `\nmemory per idle follower (1000, server process after GC): RSS ${(idle.rss / 1024).toFixed(1)} KiB, heap ${(idle.heap / 1024).toFixed(1)} KiB`,
   );
-  console.log(
-    `resume after 10,000 events, ${resume.missed} missed: callfold ${resume.callfoldBytes} B (correct: ${resume.callfoldCorrect}); ` +
-      `resumable-stream from the start ${resume.fromStart.bytes} B (${resume.fromStart.events} events, ${(resume.fromStart.bytes / resume.callfoldBytes).toFixed(0)}×), ` +
-      `with skipCharacters ${resume.skipped.bytes} B (${resume.skipped.events} events)`,
-  );
+  if (resume)
+    console.log(
+      `resume after 10,000 events, ${resume.missed} missed: callfold ${resume.callfoldBytes} B (correct: ${resume.callfoldCorrect}); ` +
+        `resumable-stream from the start ${resume.fromStart.bytes} B (${resume.fromStart.events} events, ${(resume.fromStart.bytes / resume.callfoldBytes).toFixed(0)}×), ` +
+        `with skipCharacters ${resume.skipped.bytes} B (${resume.skipped.events} events)`,
+    );
 } finally {
   await redis.stop();
 }
