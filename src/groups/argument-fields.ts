@@ -19,7 +19,7 @@ import { deepFreeze } from '../internal/deep-freeze.js';
  * }
  * ```
  */
-export const argumentFields = deepFreeze({
+export const argumentFields: { readonly [R in ArgumentRole]: readonly string[] } = deepFreeze({
   /** A file or directory a tool reads, writes, edits or lists. */
   path: [
     'file_path',
@@ -99,7 +99,34 @@ export const argumentFields = deepFreeze({
     'prompt',
     'message',
   ],
-} as const);
+});
 
 /** A role of `argumentFields`, e.g. `path` or `oldText`. */
-export type ArgumentRole = keyof typeof argumentFields;
+export type ArgumentRole =
+  | 'path'
+  | 'paths'
+  | 'content'
+  | 'oldText'
+  | 'newText'
+  | 'patch'
+  | 'description'
+  | 'command'
+  | 'code'
+  | 'language'
+  | 'url'
+  | 'urls'
+  | 'query'
+  | 'range'
+  | 'prompt'
+  | 'searchOptions'
+  | 'webOptions'
+  | 'todos'
+  | 'todoText'
+  | 'todoActiveText'
+  | 'todoStatus'
+  | 'question'
+  | 'questions'
+  | 'questionText'
+  | 'options'
+  | 'optionLabel'
+  | 'label';
