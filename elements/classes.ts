@@ -12,6 +12,7 @@ export type {
   ToolTimelineErrorDetail,
   ToolTimelineErrorEvent,
 } from './internal/events.js';
+export { englishLabels, type ToolLabels } from './internal/labels.js';
 export type { ToolClassifier, ToolRenderer } from './internal/render-tool.js';
 export { ToolGroupElement } from './internal/tool-group-element.js';
 export { ToolRowElement } from './internal/tool-row-element.js';

@@ -7,6 +7,7 @@ import {
 import { clipAt } from './clip.js';
 import { firstKey, scalarText } from './field-text.js';
 import { httpUrl } from './http-url.js';
+import type { ToolLabels } from './labels.js';
 import { resultView } from './tool-output.js';
 
 /** A text that may be long: its preview, and the whole text on demand when the preview is cut. */
@@ -29,6 +30,7 @@ export type CallSection =
       readonly type: 'block';
       /** Stable within the row: which blocks show in full is remembered by id. */
       readonly id: string;
+      /** The block's label, from the row's labels. */
       readonly label: string;
       readonly text: LongText;
       readonly tone: 'plain' | 'command' | 'removed' | 'added' | 'error';
@@ -162,30 +164,32 @@ function fieldSection(entries: FieldEntry[]): CallSection[] {
 }
 
 /** The call's own presentation, by category (start and result stages). */
-function callSections(node: ToolNode, category: ToolCategory): CallSection[] {
+function callSections(node: ToolNode, category: ToolCategory, labels: ToolLabels): CallSection[] {
   const { args } = node;
+  const label = labels.block;
   switch (category) {
     case 'read':
     case 'read_image':
       return fieldSection(fields(args, argumentFields.range));
     case 'write':
-      return block('content', 'Content', longField(args, argumentFields.content));
+      return block('content', label.content, longField(args, argumentFields.content));
     case 'edit':
       return [
-        ...block('old', 'Replace', longField(args, argumentFields.oldText), 'removed'),
-        ...block('new', 'With', longField(args, argumentFields.newText), 'added'),
+        ...block('old', label.replace, longField(args, argumentFields.oldText), 'removed'),
+        ...block('new', label.with, longField(args, argumentFields.newText), 'added'),
         ...(firstKey(args, argumentFields.oldText) === undefined &&
         firstKey(args, argumentFields.newText) === undefined
-          ? block('patch', 'Patch', longField(args, argumentFields.patch))
+          ? block('patch', label.patch, longField(args, argumentFields.patch))
           : []),
       ];
     case 'bash':
     case 'pwsh':
-      return block('command', 'Command', commandText(args), 'command');
+      return block('command', label.command, commandText(args), 'command');
     case 'run_code': {
       const language = firstKey(args, argumentFields.language);
-      const label = language === undefined ? 'Code' : `Code (${scalarText(args, language) ?? ''})`;
-      return block('code', label, longField(args, argumentFields.code));
+      const code =
+        language === undefined ? label.code : labels.codeIn(scalarText(args, language) ?? '');
+      return block('code', code, longField(args, argumentFields.code));
     }
     case 'search':
       return fieldSection(fields(args, argumentFields.searchOptions));
@@ -201,7 +205,7 @@ function callSections(node: ToolNode, category: ToolCategory): CallSection[] {
       // The reader has no key enumeration; the argument text is shown as text, never parsed.
       return block(
         'arguments',
-        'Arguments',
+        label.arguments,
         node.argsRaw === null ? undefined : longText(node.argsRaw),
       );
     default:
@@ -213,11 +217,15 @@ function callSections(node: ToolNode, category: ToolCategory): CallSection[] {
  * What an expanded row shows: the call's own presentation, then the result's output (an
  * error in error tone). Never called for a preparing row, which cannot expand.
  */
-export function bodySections(node: ToolNode, category: ToolCategory): CallSection[] {
-  const sections = callSections(node, category);
+export function bodySections(
+  node: ToolNode,
+  category: ToolCategory,
+  labels: ToolLabels,
+): CallSection[] {
+  const sections = callSections(node, category, labels);
   if (node.result) {
     const { text } = resultView(node.result);
-    const label = node.result.isError ? 'Error' : 'Output';
+    const label = node.result.isError ? labels.block.error : labels.block.output;
     sections.push(
       ...block('output', label, longText(text), node.result.isError ? 'error' : 'plain'),
     );

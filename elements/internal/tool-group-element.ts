@@ -3,6 +3,7 @@ import { repeat } from 'lit/directives/repeat.js';
 import { categoryOf, type GroupNode, type ToolCategory, type ToolNode } from '../../src/index.js';
 import { emit } from './events.js';
 import { categoryIcon, chevronIcon } from './icons.js';
+import { englishLabels, resolveLabels, type ToolLabels } from './labels.js';
 import { rowExportParts } from './parts.js';
 import type { ToolClassifier, ToolRenderer } from './render-tool.js';
 import { theme } from './theme.js';
@@ -39,7 +40,7 @@ import { toolGroupStyles } from './tool-group-styles.js';
  * @csspart chevron - The disclosure chevron.
  * @csspart counts - The category icons.
  * @csspart count-icon - One category's icon.
- * @csspart summary - The counts as text (`group.summary`).
+ * @csspart summary - The counts as text: `group.summary` once every call finished; while one is under way, in the present tense ("Read 2 files · Writing 1 file…", `labels.summary`).
  * @csspart detail - The latest call's detail (`group.detail`).
  * @csspart failures - How many calls failed, when any did.
  * @csspart activity - Shown while a call is preparing or running.
@@ -89,6 +90,7 @@ export class ToolGroupElement extends LitElement {
     expanded: { type: Boolean, reflect: true },
     renderTool: { attribute: false },
     categoryOf: { attribute: false },
+    labels: { attribute: false },
   };
 
   /** The group to show (from a Conversation's items). */
@@ -106,6 +108,10 @@ export class ToolGroupElement extends LitElement {
    * the group's Builder used, or the rows and the header disagree.
    */
   declare categoryOf: ToolClassifier | undefined;
+  /** The strings the group and its rows show, over the English defaults (`ToolLabels`). */
+  declare labels: Partial<ToolLabels> | undefined;
+
+  #labels: ToolLabels = englishLabels;
 
   /** Expanded state by group id, for this element's life. */
   readonly #remembered = new Map<string, boolean>();
@@ -117,9 +123,11 @@ export class ToolGroupElement extends LitElement {
     this.expanded = false;
     this.renderTool = undefined;
     this.categoryOf = undefined;
+    this.labels = undefined;
   }
 
   protected override willUpdate(changed: PropertyValues<this>): void {
+    if (changed.has('labels')) this.#labels = resolveLabels(this.labels);
     const id = this.group?.id;
     if (id !== this.#shownId) {
       this.#shownId = id;
@@ -132,12 +140,22 @@ export class ToolGroupElement extends LitElement {
   protected override render(): TemplateResult | typeof nothing {
     const { group, expanded } = this;
     if (!group) return nothing;
+    const labels = this.#labels;
     let active = false;
     let failed = 0;
-    for (const tool of group.tools) {
+    /** Categories with a call still under way: the summary speaks of them in the present. */
+    const running = new Set<ToolCategory>();
+    group.tools.forEach((tool, index) => {
       if (tool.stage !== 'result') active = true;
       else if (tool.result?.isError) failed++;
-    }
+      if (underWay(tool)) running.add(group.categories[index] ?? categoryOf(tool.name));
+    });
+    // A finished group shows the Builder's summary (its `summary` option may be customised),
+    // unless labels replace it.
+    const summary =
+      running.size === 0 && this.labels?.summary === undefined
+        ? group.summary
+        : labels.summary(group.counts, running);
     return html`<div part="group" class="group">
       <button
         part="header"
@@ -151,17 +169,17 @@ export class ToolGroupElement extends LitElement {
         <span part="counts" class="counts">
           ${group.counts.map((count) => categoryIcon(count.category, 'count-icon'))}
         </span>
-        <span part="summary" class="summary">${group.summary}</span>
+        <span part="summary" class="summary">${summary}</span>
         <span part="detail" class="detail">${group.detail}</span>
-        ${failed === 0 ? nothing : html`<span part="failures" class="status failed">${failed} failed</span>`}
+        ${failed === 0 ? nothing : html`<span part="failures" class="status failed">${labels.failed(failed)}</span>`}
         ${
           active
             ? html`<span part="activity" class="activity"></span
-                ><span class="visually-hidden">in progress</span>`
+                ><span class="visually-hidden">${labels.inProgress}</span>`
             : nothing
         }
       </button>
-      <div part="tools" class="tools" id="tools" role="list" aria-label=${group.summary} ?hidden=${!expanded}>
+      <div part="tools" class="tools" id="tools" role="list" aria-label=${summary} ?hidden=${!expanded}>
         ${
           expanded
             ? repeat(
@@ -181,7 +199,12 @@ export class ToolGroupElement extends LitElement {
     const category = this.categoryOf?.(tool.name) ?? counted ?? categoryOf(tool.name);
     return (
       this.renderTool?.(tool, category) ??
-      html`<tool-row exportparts=${rowExportParts} .node=${tool} .category=${category}></tool-row>`
+      html`<tool-row
+        exportparts=${rowExportParts}
+        .node=${tool}
+        .category=${category}
+        .labels=${this.labels}
+      ></tool-row>`
     );
   }
 
@@ -189,4 +212,12 @@ export class ToolGroupElement extends LitElement {
     this.expanded = !this.expanded;
     if (this.group) emit(this, 'tool-group-toggle', { id: this.group.id, expanded: this.expanded });
   };
+}
+
+/**
+ * Whether a call is still under way: not finished, not cut off by its response's end
+ * (`incomplete`, never dispatched), not denied by the user (never run).
+ */
+function underWay(tool: ToolNode): boolean {
+  return tool.stage !== 'result' && tool.incomplete !== true && tool.approval?.state !== 'denied';
 }

@@ -3,13 +3,13 @@ import { categoryOf, type ToolCategory, type ToolNode } from '../../src/index.js
 import { bodySections, type CallSection, type FieldEntry } from './call-view.js';
 import { emit } from './events.js';
 import { categoryIcon, chevronIcon } from './icons.js';
+import { englishLabels, resolveLabels, type ToolLabels } from './labels.js';
 import type { ToolClassifier } from './render-tool.js';
 import { rowView } from './row-view.js';
 import { theme } from './theme.js';
 import { resultView } from './tool-output.js';
 import { toolRowStyles } from './tool-row-styles.js';
 
-const STAGE_LABELS = { preparing: 'Preparing', start: 'Running', result: 'Done' } as const;
 const TODO_MARKS: Record<string, string> = { completed: '✓', in_progress: '▸', cancelled: '✕' };
 
 /**
@@ -81,6 +81,7 @@ export class ToolRowElement extends LitElement {
     expanded: { type: Boolean, reflect: true },
     category: { attribute: false },
     categoryOf: { attribute: false },
+    labels: { attribute: false },
   };
 
   /** The tool node to show (from a Conversation). Nothing renders without one. */
@@ -98,7 +99,10 @@ export class ToolRowElement extends LitElement {
   declare category: ToolCategory | undefined;
   /** Maps the tool's name to its category when `category` is not set; the core's `categoryOf` by default. */
   declare categoryOf: ToolClassifier;
+  /** The strings the row shows, over the English defaults (`ToolLabels`). */
+  declare labels: Partial<ToolLabels> | undefined;
 
+  #labels: ToolLabels = englishLabels;
   /** Ids of the blocks shown in full ("Show more"), kept across stages. */
   readonly #full = new Set<string>();
   /** The path the last render showed: what activating it opens. */
@@ -110,6 +114,7 @@ export class ToolRowElement extends LitElement {
     this.expanded = false;
     this.category = undefined;
     this.categoryOf = categoryOf;
+    this.labels = undefined;
   }
 
   /** The category shown for `node`. */
@@ -118,6 +123,7 @@ export class ToolRowElement extends LitElement {
   }
 
   protected override willUpdate(changed: PropertyValues<this>): void {
+    if (changed.has('labels')) this.#labels = resolveLabels(this.labels);
     if (changed.has('node') || changed.has('category') || changed.has('categoryOf')) {
       const { node } = this;
       this.#hostAttribute('stage', node?.stage);
@@ -140,12 +146,18 @@ export class ToolRowElement extends LitElement {
     const expandable = node.stage !== 'preparing';
     const expanded = expandable && this.expanded;
     const result = node.result ? resultView(node.result) : undefined;
+    const labels = this.#labels;
     const stage =
-      node.stage === 'result' && node.result?.isError ? 'Failed' : STAGE_LABELS[node.stage];
+      node.stage === 'result' && node.result?.isError
+        ? labels.stage.failed
+        : labels.stage[node.stage];
+    // A generic tool is titled by its own name; every other title is a label.
+    const title =
+      category === 'generic' && node.name !== '' ? view.title : labels.category[category];
 
     const heading = html`${expandable ? chevronIcon() : html`<span class="chevron-space"></span>`}
       ${categoryIcon(category)}
-      <span part="title" class="title">${view.title}</span>
+      <span part="title" class="title">${title}</span>
       ${view.name === undefined ? nothing : html`<span part="name" class="name">${view.name}</span>`}
       ${view.summary === undefined ? nothing : html`<span part="summary" class="summary">${view.summary}</span>`}`;
 
@@ -173,7 +185,7 @@ export class ToolRowElement extends LitElement {
                 class="path"
                 type="button"
                 title=${view.path}
-                aria-label=${`Open ${view.path}`}
+                aria-label=${labels.open(view.path)}
                 @click=${this.#openPath}
               >
                 ${view.path}
@@ -192,18 +204,18 @@ export class ToolRowElement extends LitElement {
             result?.exitCode === undefined
               ? nothing
               : html`<span part="exit-code" class=${result.exitCode === 0 ? 'exit-code' : 'exit-code failed'}
-                  >exit ${result.exitCode}</span
+                  >${labels.exitCode(result.exitCode)}</span
                 >`
           }
           <span part="stage" class="stage" role="status"
-            ><span class="visually-hidden">${view.title}: </span>${stage}</span
+            ><span class="visually-hidden">${title}: </span>${stage}</span
           >
         </span>
       </div>
       ${
         expandable
           ? html`<div part="body" class="body" id="body" ?hidden=${!expanded}>
-              ${expanded ? bodySections(node, category).map((section) => this.#section(section)) : nothing}
+              ${expanded ? bodySections(node, category, labels).map((section) => this.#section(section)) : nothing}
             </div>`
           : nothing
       }
@@ -220,7 +232,7 @@ export class ToolRowElement extends LitElement {
           <div part="label" class="label" aria-hidden="true">${label}</div>
           ${
             shown === ''
-              ? html`<pre part="text" class="empty">No ${label.toLowerCase()}</pre>`
+              ? html`<pre part="text" class="empty">${this.#labels.empty(label)}</pre>`
               : html`<pre part="text">${shown}</pre>`
           }
           ${
@@ -233,7 +245,7 @@ export class ToolRowElement extends LitElement {
                   aria-expanded=${full ? 'true' : 'false'}
                   @click=${() => this.#showMore(id)}
                 >
-                  ${full ? 'Show less' : 'Show more'}
+                  ${full ? this.#labels.showLess : this.#labels.showMore}
                 </button>`
           }
         </section>`;
@@ -243,12 +255,12 @@ export class ToolRowElement extends LitElement {
           ${section.entries.map((entry) => html`<div><dt>${entry.label}</dt><dd>${fieldValue(entry)}</dd></div>`)}
         </dl>`;
       case 'todos':
-        return html`<ul part="todos" class="todos" aria-label="Todos">
+        return html`<ul part="todos" class="todos" aria-label=${this.#labels.todos}>
           ${section.items.map(
             (item) => html`<li data-status=${item.status}>
               <span class="mark" aria-hidden="true">${TODO_MARKS[item.status] ?? '○'}</span>
               <span class="text">${item.text}</span>
-              <span class="visually-hidden">(${item.status.replace('_', ' ')})</span>
+              <span class="visually-hidden">(${this.#labels.todoStatus(item.status)})</span>
             </li>`,
           )}
         </ul>`;

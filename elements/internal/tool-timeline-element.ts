@@ -1,4 +1,4 @@
-import { html, LitElement, nothing, type TemplateResult } from 'lit';
+import { html, LitElement, nothing, type PropertyValues, type TemplateResult } from 'lit';
 import { repeat } from 'lit/directives/repeat.js';
 import type { Observable, Subscription } from 'rxjs';
 import {
@@ -10,6 +10,7 @@ import {
   type GroupNode,
 } from '../../src/index.js';
 import { emit, type ToolGroupToggleEvent } from './events.js';
+import { englishLabels, resolveLabels, type ToolLabels } from './labels.js';
 import { groupExportParts } from './parts.js';
 import type { ToolClassifier, ToolRenderer } from './render-tool.js';
 import { theme } from './theme.js';
@@ -108,6 +109,7 @@ export class ToolTimelineElement extends LitElement {
     expandGroups: { type: Boolean, attribute: 'expand-groups' },
     renderTool: { attribute: false },
     categoryOf: { attribute: false },
+    labels: { attribute: false },
   };
 
   /** The Conversation to show, when no `source` is set. */
@@ -126,6 +128,13 @@ export class ToolTimelineElement extends LitElement {
    * the rows both follow.
    */
   declare categoryOf: ToolClassifier | undefined;
+  /**
+   * The strings the timeline, its groups and rows show, over the English defaults
+   * (`ToolLabels`): set it to translate them.
+   */
+  declare labels: Partial<ToolLabels> | undefined;
+
+  #labels: ToolLabels = englishLabels;
 
   #source: Observable<AssembleInput> | undefined;
   #assembleOptions: AssembleOptions | undefined;
@@ -143,6 +152,7 @@ export class ToolTimelineElement extends LitElement {
     this.expandGroups = false;
     this.renderTool = undefined;
     this.categoryOf = undefined;
+    this.labels = undefined;
   }
 
   /**
@@ -190,7 +200,8 @@ export class ToolTimelineElement extends LitElement {
     this.#sync();
   }
 
-  protected override willUpdate(): void {
+  protected override willUpdate(changed: PropertyValues<this>): void {
+    if (changed.has('labels')) this.#labels = resolveLabels(this.labels);
     const shown = this.shown;
     if (shown && this.#expanded.size > 0) {
       const ids = new Set<string>();
@@ -241,7 +252,7 @@ export class ToolTimelineElement extends LitElement {
         node.reasoning === ''
           ? nothing
           : html`<details part="reasoning" class="reasoning">
-              <summary>Reasoning</summary>
+              <summary>${this.#labels.reasoning}</summary>
               <p class="text">${node.reasoning}</p>
             </details>`
       }
@@ -257,6 +268,7 @@ export class ToolTimelineElement extends LitElement {
       .expanded=${this.#expanded.get(group.id) ?? this.expandGroups}
       .renderTool=${this.renderTool}
       .categoryOf=${this.categoryOf}
+      .labels=${this.labels}
       @tool-group-toggle=${this.#remember}
     ></tool-group>`;
   }

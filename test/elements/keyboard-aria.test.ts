@@ -151,7 +151,7 @@ describe('<tool-row> ARIA', () => {
     expect(header.getAttribute('aria-expanded')).to.equal('true');
     const list = group.shadowRoot?.getElementById(header.getAttribute('aria-controls') ?? '');
     expect(list?.getAttribute('role')).to.equal('list');
-    expect(list?.getAttribute('aria-label')).to.equal('Read 1 file · Ran 1 command');
+    expect(list?.getAttribute('aria-label')).to.equal('Read 1 file · Running 1 command…');
     expect(list?.querySelectorAll('[role="listitem"]').length).to.equal(2);
     await expect(group).to.be.accessible();
     header.click();

@@ -18,7 +18,7 @@ function rows(group: ToolGroupElement): Element[] {
 }
 
 describe('<tool-group> header', () => {
-  it('shows group.summary and the live group.detail', async () => {
+  it('shows the summary (present tense while calls are under way) and the live group.detail', async () => {
     const session = new Session()
       .call('c1', 'Read', { file_path: 'a.ts' })
       .call('c2', 'Read', { file_path: 'b.ts' })
@@ -26,7 +26,7 @@ describe('<tool-group> header', () => {
     const el = await fixture<ToolGroupElement>(
       html`<tool-group .group=${session.group('c1')}></tool-group>`,
     );
-    expect(part(el, 'summary')?.textContent).to.equal('Read 2 files · Ran 1 command');
+    expect(part(el, 'summary')?.textContent).to.equal('Reading 2 files · Running 1 command…');
     expect(part(el, 'detail')?.textContent).to.equal('Install depen');
     expect(el.shadowRoot?.querySelectorAll('[part~="count-icon"]').length).to.equal(2);
     expect(part(el, 'activity'), 'a call is preparing').to.exist;
@@ -152,7 +152,7 @@ describe('<tool-group> rows', () => {
     const el = await fixture<ToolGroupElement>(
       html`<tool-group expanded .renderTool=${renderTool} .group=${session.group('c1')}></tool-group>`,
     );
-    expect(part(el, 'summary')?.textContent).to.equal('Read 1 file');
+    expect(part(el, 'summary')?.textContent).to.equal('Reading 1 file…');
     const row = rows(el)[0] as HTMLElement & { updateComplete: Promise<unknown> };
     await row.updateComplete;
     expect(row.getAttribute('category')).to.equal('read');

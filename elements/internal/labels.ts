@@ -1,0 +1,145 @@
+import { type CategoryCount, englishPhrase, type ToolCategory } from '../../src/index.js';
+
+/**
+ * Every string the elements show or announce, so an embedder can translate them. Set
+ * `labels` on a `<tool-timeline>`, `<tool-group>` or `<tool-row>` (the timeline passes it to
+ * its groups, a group to its rows); what it leaves out stays English (`englishLabels`).
+ * Texts from tools (names, arguments, outputs) are never translated.
+ */
+export interface ToolLabels {
+  /** A row's stage. */
+  readonly stage: {
+    readonly preparing: string;
+    readonly start: string;
+    readonly result: string;
+    readonly failed: string;
+  };
+  /** Row titles by category ("Read", "Bash"); a generic tool is titled by its own name. */
+  readonly category: { readonly [C in ToolCategory]: string };
+  /** Labels of an expanded row's blocks. */
+  readonly block: {
+    readonly content: string;
+    readonly replace: string;
+    readonly with: string;
+    readonly patch: string;
+    readonly command: string;
+    readonly code: string;
+    readonly arguments: string;
+    readonly output: string;
+    readonly error: string;
+  };
+  /** The code block's label when the call names its language: "Code (python)". */
+  codeIn(language: string): string;
+  /** Shown in an empty block: "No output". */
+  empty(block: string): string;
+  /** The path button's accessible name: "Open src/app.ts". */
+  open(path: string): string;
+  /** A result's exit code: "exit 1". */
+  exitCode(code: number): string;
+  readonly showMore: string;
+  readonly showLess: string;
+  /** The todo list's accessible name. */
+  readonly todos: string;
+  /** A todo's status, announced after its text: "in progress". */
+  todoStatus(status: string): string;
+  /** A group's failed calls: "2 failed". */
+  failed(count: number): string;
+  /** Announced beside a group's activity dot. */
+  readonly inProgress: string;
+  /** The summary of an assistant response's reasoning. */
+  readonly reasoning: string;
+  /**
+   * A group's header from its counts. `running` holds the categories with a call not
+   * finished yet (preparing or running): those read in the present tense ("Writing 1 file…"),
+   * the others in the past ("Read 3 files").
+   */
+  summary(counts: readonly CategoryCount[], running: ReadonlySet<ToolCategory>): string;
+}
+
+/** Present-tense phrases, `#` for the count, while a call of the category is not finished. */
+const RUNNING: { readonly [C in ToolCategory]: readonly [one: string, many: string] } = {
+  read: ['Reading 1 file', 'Reading # files'],
+  read_image: ['Viewing 1 image', 'Viewing # images'],
+  write: ['Writing 1 file', 'Writing # files'],
+  edit: ['Editing 1 file', 'Editing # files'],
+  search: ['Searching', 'Searching # times'],
+  web: ['Making 1 web request', 'Making # web requests'],
+  todo: ['Updating todos', 'Updating todos # times'],
+  question: ['Asking 1 question', 'Asking # questions'],
+  bash: ['Running 1 command', 'Running # commands'],
+  pwsh: ['Running 1 PowerShell command', 'Running # PowerShell commands'],
+  run_code: ['Running 1 code snippet', 'Running # code snippets'],
+  generic: ['Using 1 tool', 'Using # tools'],
+};
+
+/** The English phrase of one count in the present tense: "Writing 1 file". */
+export function englishRunningPhrase({ category, count }: CategoryCount): string {
+  const [one, many] = RUNNING[category];
+  return count === 1 ? one : many.replace('#', String(count));
+}
+
+/** The default labels. */
+export const englishLabels: ToolLabels = Object.freeze({
+  stage: Object.freeze({
+    preparing: 'Preparing',
+    start: 'Running',
+    result: 'Done',
+    failed: 'Failed',
+  }),
+  category: Object.freeze({
+    read: 'Read',
+    read_image: 'View image',
+    write: 'Write',
+    edit: 'Edit',
+    search: 'Search',
+    web: 'Web',
+    todo: 'Todos',
+    question: 'Question',
+    bash: 'Bash',
+    pwsh: 'PowerShell',
+    run_code: 'Run code',
+    generic: 'Tool',
+  }),
+  block: Object.freeze({
+    content: 'Content',
+    replace: 'Replace',
+    with: 'With',
+    patch: 'Patch',
+    command: 'Command',
+    code: 'Code',
+    arguments: 'Arguments',
+    output: 'Output',
+    error: 'Error',
+  }),
+  codeIn: (language: string) => `Code (${language})`,
+  empty: (block: string) => `No ${block.toLowerCase()}`,
+  open: (path: string) => `Open ${path}`,
+  exitCode: (code: number) => `exit ${code}`,
+  showMore: 'Show more',
+  showLess: 'Show less',
+  todos: 'Todos',
+  todoStatus: (status: string) => status.replace('_', ' '),
+  failed: (count: number) => `${count} failed`,
+  inProgress: 'in progress',
+  reasoning: 'Reasoning',
+  summary(counts: readonly CategoryCount[], running: ReadonlySet<ToolCategory>): string {
+    const text = counts
+      .map((count) =>
+        running.has(count.category) ? englishRunningPhrase(count) : englishPhrase(count),
+      )
+      .join(' · ');
+    return running.size > 0 ? `${text}…` : text;
+  },
+});
+
+/** `englishLabels` with the given labels over it (nested groups merged key by key). */
+export function resolveLabels(labels: Partial<ToolLabels> | undefined): ToolLabels {
+  if (labels === undefined) return englishLabels;
+  return {
+    ...englishLabels,
+    ...labels,
+    stage: { ...englishLabels.stage, ...labels.stage },
+    category: { ...englishLabels.category, ...labels.category },
+    block: { ...englishLabels.block, ...labels.block },
+  };
+}
