@@ -35,6 +35,7 @@ const layers = {
     },
     { name: 'typecheck', cmd: bin('tsc'), args: ['-p', 'tsconfig.json'] },
     { name: 'lint', cmd: bin('biome'), args: ['check', '.'] },
+    { name: 'layers', cmd: process.execPath, args: ['scripts/check-layers.mjs'] },
   ],
   node: [
     compile,

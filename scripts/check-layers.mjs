@@ -1,0 +1,117 @@
+// The layer check (`node scripts/check-layers.mjs [root]`, in the `check` test layer): every
+// relative import in src/ and elements/ must go where its layer may depend, and no two
+// layers may import each other. Exits 1 listing each forbidden import. The rules are the
+// "Architecture" section of CONTRIBUTING.md; change both together.
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, normalize, relative, sep } from 'node:path';
+
+/** What each layer may import besides itself. `src/index.ts` is the public core API. */
+const ALLOWED = {
+  'src/internal': [],
+  'src/arguments': ['src/internal'],
+  'src/events': ['src/internal'],
+  'src/assembler': ['src/events', 'src/internal'],
+  'src/definitions': ['src/assembler', 'src/arguments', 'src/events', 'src/internal'],
+  'src/groups': ['src/definitions', 'src/arguments', 'src/internal'],
+  'src/conversation': ['src/assembler', 'src/definitions', 'src/groups', 'src/internal'],
+  'src/rx': [
+    'src/conversation',
+    'src/assembler',
+    'src/definitions',
+    'src/groups',
+    'src/events',
+    'src/internal',
+  ],
+  'src/providers': ['src/events', 'src/internal'],
+  'src/schema': ['src/events', 'src/internal'],
+  // The server hosts sessions: events, the fold and adapters; nothing imports it but its own
+  // entries (callfold/server, callfold/server/file, callfold/server/redis).
+  'src/server': [
+    'src/events',
+    'src/assembler',
+    'src/conversation',
+    'src/rx',
+    'src/providers',
+    'src/internal',
+  ],
+  'src/index.ts': [
+    'src/arguments',
+    'src/assembler',
+    'src/conversation',
+    'src/definitions',
+    'src/events',
+    'src/groups',
+    'src/internal',
+    'src/providers',
+    'src/rx',
+    'src/schema',
+  ],
+  // Elements read the core through its public API only.
+  elements: ['elements/internal', 'src/index.ts'],
+  'elements/internal': ['elements', 'src/index.ts'],
+};
+
+/** The layer of a path relative to the root: a folder of src/, src/index.ts, or elements. */
+export function layerOf(path) {
+  const parts = path.split(/[\\/]/);
+  if (parts[0] === 'src')
+    return parts.length > 2 ? `src/${parts[1]}` : `src/${parts[1]}`.replace(/\.js$/, '.ts');
+  if (parts[0] === 'elements')
+    return parts[1] === 'internal' && parts.length > 2 ? 'elements/internal' : 'elements';
+  return parts[0];
+}
+
+const IMPORT = /\bfrom\s*['"](\.{1,2}\/[^'"]+)['"]|\bimport\s*\(?\s*['"](\.{1,2}\/[^'"]+)['"]/g;
+
+function* sources(root, dir) {
+  for (const entry of readdirSync(join(root, dir), { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) yield* sources(root, path);
+    else if (/\.(ts|mts|js|mjs)$/.test(entry.name) && !entry.name.endsWith('.d.ts')) yield path;
+  }
+}
+
+/** Every forbidden import under `root`, as "file: imports target (layer → layer)". */
+export function forbiddenImports(root) {
+  const problems = [];
+  const edges = new Map();
+  for (const top of ['src', 'elements']) {
+    for (const file of sources(root, top)) {
+      const from = layerOf(file);
+      const text = readFileSync(join(root, file), 'utf8');
+      for (const match of text.matchAll(IMPORT)) {
+        const spec = match[1] ?? match[2];
+        const target = relative('.', normalize(join(dirname(file), spec)));
+        const to = layerOf(target);
+        if (to === from) continue;
+        const key = `${from} → ${to}`;
+        if (!edges.has(key)) edges.set(key, `${file}: imports ${spec}`);
+        const allowed = ALLOWED[from];
+        if (allowed === undefined) problems.push(`${file}: layer ${from} has no rule`);
+        else if (!allowed.includes(to))
+          problems.push(`${file}: imports ${spec} (${key} is not allowed)`);
+      }
+    }
+  }
+  for (const key of edges.keys()) {
+    const [from, to] = key.split(' → ');
+    if (from < to && edges.has(`${to} → ${from}`)) {
+      problems.push(
+        `${from} and ${to} import each other: ${edges.get(key)}; ${edges.get(`${to} → ${from}`)}`,
+      );
+    }
+  }
+  return problems.map((problem) => problem.split(sep).join('/'));
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const problems = forbiddenImports(process.argv[2] ?? '.');
+  for (const problem of problems) console.error(`layers: ${problem}`);
+  if (problems.length > 0) {
+    console.error(
+      `layers: ${problems.length} forbidden import(s); see CONTRIBUTING.md "Architecture"`,
+    );
+    process.exit(1);
+  }
+  console.log('layers: every import goes where its layer may depend');
+}
