@@ -1,3 +1,4 @@
+import { isHighSurrogate } from '../internal/surrogates.js';
 import { graphemes, joinDetached } from './graphemes.js';
 
 /** Grapheme clusters a detail shows before "…". */
@@ -86,10 +87,6 @@ export function detailOfPrefixes(read: PrefixReader): string | undefined {
     const detail = decide(prefix, reach);
     if (detail !== undefined) return detail === '' ? undefined : detail;
   }
-}
-
-function isHighSurrogate(unit: number): boolean {
-  return unit >= 0xd800 && unit <= 0xdbff;
 }
 
 /** Prefixes of a string already in memory, never ending inside a surrogate pair. */
