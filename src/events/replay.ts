@@ -13,6 +13,16 @@ export interface ReplayTranscriptOptions {
 }
 
 /**
+ * The longest delay a timer takes: 2³¹−1 ms (24.8 days). A longer one overflows (browsers and
+ * Node fire it at once, every millisecond), so a later entry is reached by chained timers.
+ */
+const MAX_DELAY = 2 ** 31 - 1;
+
+function delay(ms: number): number {
+  return Math.min(MAX_DELAY, Math.max(0, ms));
+}
+
+/**
  * Emits the events of transcript entries at their recorded times, scaled by `speed`.
  *
  * 1. Times count from subscription, each entry at `at / speed` ms: delays do not accumulate
@@ -22,6 +32,8 @@ export interface ReplayTranscriptOptions {
  *    emitted right after it.
  * 3. The entries are iterated lazily, once per subscription; unsubscribing cancels the
  *    pending timer and returns the iterator.
+ * 4. A delay longer than a timer takes (2³¹−1 ms, 24.8 days) is waited in chained timers of
+ *    at most that length, never handed to a timer whole (it would overflow and fire at once).
  *
  * @example
  * ```ts
@@ -79,9 +91,9 @@ export function replayTranscript(
           if (subscriber.closed) return;
           entry = pull();
         }
-        if (entry) this.schedule(undefined, dueAt(entry) - scheduler.now());
+        if (entry) this.schedule(undefined, delay(dueAt(entry) - scheduler.now()));
       },
-      Math.max(0, entry.at / speed),
+      delay(entry.at / speed),
     );
     return () => {
       task.unsubscribe();
