@@ -7,15 +7,21 @@ import {
 } from '../../src/index.js';
 import { closedText, decodedLength, firstKey, formatKiB } from './field-text.js';
 import { httpUrl } from './http-url.js';
+import { visibleOptional, visibleText } from './visible-text.js';
 
-/** What a row's header line shows. Every field is plain text, rendered through text bindings. */
+/**
+ * What a row's header line shows. Every field is plain text, rendered through text bindings,
+ * with invisible and bidi characters made visible (`visibleText`), `path` excepted.
+ */
 export interface RowView {
   /** The category's title; a generic tool's own name. */
   readonly title: string;
   /** The tool's name when the title does not already say it ("Grep" under "Search"). */
   readonly name: string | undefined;
-  /** A closed path argument: openable. */
+  /** A closed path argument: openable. The real text, for the `tool-open-path` event. */
   readonly path: string | undefined;
+  /** The path as shown: invisible and bidi characters made visible (see `visibleText`). */
+  readonly pathText: string | undefined;
   /** One line about the call: a description prefix, a pattern, a query. */
   readonly summary: string | undefined;
   /** A complete http(s) URL argument, to link. */
@@ -133,5 +139,13 @@ export function rowView(node: ToolNode, category: ToolCategory): RowView {
   }
   const identity = titleOf(node, category);
   if (summary === '' || summary === node.name) summary = undefined;
-  return { ...identity, path, summary, href, size };
+  return {
+    title: visibleText(identity.title),
+    name: visibleOptional(identity.name),
+    path,
+    pathText: visibleOptional(path),
+    summary: visibleOptional(summary),
+    href,
+    size,
+  };
 }

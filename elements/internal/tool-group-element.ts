@@ -8,6 +8,7 @@ import { rowExportParts } from './parts.js';
 import type { ToolClassifier, ToolRenderer } from './render-tool.js';
 import { theme } from './theme.js';
 import { toolGroupStyles } from './tool-group-styles.js';
+import { visibleText } from './visible-text.js';
 
 /**
  * A run of consecutive tool calls: a header with their counts by category and a live
@@ -169,8 +170,8 @@ export class ToolGroupElement extends LitElement {
         <span part="counts" class="counts">
           ${group.counts.map((count) => categoryIcon(count.category, 'count-icon'))}
         </span>
-        <span part="summary" class="summary">${summary}</span>
-        <span part="detail" class="detail">${group.detail}</span>
+        <span part="summary" class="summary">${visibleText(summary)}</span>
+        <span part="detail" class="detail">${visibleText(group.detail)}</span>
         ${failed === 0 ? nothing : html`<span part="failures" class="status failed">${labels.failed(failed)}</span>`}
         ${
           active
@@ -179,7 +180,7 @@ export class ToolGroupElement extends LitElement {
             : nothing
         }
       </button>
-      <div part="tools" class="tools" id="tools" role="list" aria-label=${summary} ?hidden=${!expanded}>
+      <div part="tools" class="tools" id="tools" role="list" aria-label=${visibleText(summary)} ?hidden=${!expanded}>
         ${
           expanded
             ? repeat(

@@ -1,3 +1,5 @@
+import { jsonText } from '../../src/events/json-text.js';
+
 /** A tool result as a row shows it: text, and the exit code when the output carries one. */
 export interface OutputView {
   readonly text: string;
@@ -14,12 +16,19 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** JSON text of any value, never throwing (cycles, BigInt): the last resort is String(). */
+/**
+ * JSON text of any value, never throwing: indented when the native writer can; compact at
+ * any depth where it overflows; a note for a value that is no JSON at all (a cycle, a BigInt).
+ */
 function json(value: unknown): string {
   try {
     return JSON.stringify(value, null, 2) ?? String(value);
   } catch {
-    return String(value);
+    try {
+      return jsonText(value) ?? String(value);
+    } catch (error) {
+      return `[output not shown: ${error instanceof Error ? error.message : 'not JSON'}]`;
+    }
   }
 }
 

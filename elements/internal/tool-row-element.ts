@@ -9,6 +9,7 @@ import { rowView } from './row-view.js';
 import { theme } from './theme.js';
 import { resultView } from './tool-output.js';
 import { toolRowStyles } from './tool-row-styles.js';
+import { visibleText } from './visible-text.js';
 
 const TODO_MARKS: Record<string, string> = { completed: '✓', in_progress: '▸', cancelled: '✕' };
 
@@ -184,11 +185,11 @@ export class ToolRowElement extends LitElement {
                 part="path"
                 class="path"
                 type="button"
-                title=${view.path}
-                aria-label=${labels.open(view.path)}
+                title=${view.pathText}
+                aria-label=${labels.open(view.pathText)}
                 @click=${this.#openPath}
               >
-                ${view.path}
+                ${view.pathText}
               </button>`
         }
         ${
@@ -227,7 +228,7 @@ export class ToolRowElement extends LitElement {
       case 'block': {
         const { id, label, text, tone } = section;
         const full = this.#full.has(id) && text.full !== undefined;
-        const shown = full && text.full ? text.full() : text.head;
+        const shown = visibleText(full && text.full ? text.full() : text.head);
         return html`<section part="block" class=${`block ${tone}`} aria-label=${label}>
           <div part="label" class="label" aria-hidden="true">${label}</div>
           ${
@@ -259,7 +260,7 @@ export class ToolRowElement extends LitElement {
           ${section.items.map(
             (item) => html`<li data-status=${item.status}>
               <span class="mark" aria-hidden="true">${TODO_MARKS[item.status] ?? '○'}</span>
-              <span class="text">${item.text}</span>
+              <span class="text">${visibleText(item.text)}</span>
               <span class="visually-hidden">(${this.#labels.todoStatus(item.status)})</span>
             </li>`,
           )}
@@ -288,7 +289,8 @@ export class ToolRowElement extends LitElement {
 }
 
 function fieldValue(entry: FieldEntry): TemplateResult | string {
+  const value = visibleText(entry.value);
   return entry.href === undefined
-    ? entry.value
-    : html`<a href=${entry.href} target="_blank" rel="noopener noreferrer">${entry.value}</a>`;
+    ? value
+    : html`<a href=${entry.href} target="_blank" rel="noopener noreferrer">${value}</a>`;
 }
