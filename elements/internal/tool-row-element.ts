@@ -186,7 +186,7 @@ export class ToolRowElement extends LitElement {
                 class="path"
                 type="button"
                 title=${view.pathText}
-                aria-label=${labels.open(view.pathText)}
+                aria-label=${labels.open(view.pathText ?? view.path)}
                 @click=${this.#openPath}
               >
                 ${view.pathText}
