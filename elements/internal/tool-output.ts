@@ -1,5 +1,3 @@
-import { jsonText } from '../../src/events/json-text.js';
-
 /** A tool result as a row shows it: text, and the exit code when the output carries one. */
 export interface OutputView {
   readonly text: string;
@@ -17,18 +15,14 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 }
 
 /**
- * JSON text of any value, never throwing: indented when the native writer can; compact at
- * any depth where it overflows; a note for a value that is no JSON at all (a cycle, a BigInt).
+ * JSON text of any value, never throwing: indented when `JSON.stringify` can write it; a
+ * note for a value it cannot (a cycle, a BigInt, nesting past the engine's stack).
  */
 function json(value: unknown): string {
   try {
     return JSON.stringify(value, null, 2) ?? String(value);
-  } catch {
-    try {
-      return jsonText(value) ?? String(value);
-    } catch (error) {
-      return `[output not shown: ${error instanceof Error ? error.message : 'not JSON'}]`;
-    }
+  } catch (error) {
+    return `[output not shown: ${error instanceof Error ? error.message : 'not JSON'}]`;
   }
 }
 
