@@ -3,6 +3,8 @@
  * them under your own tags. `callfold/elements/index` registers the default tags.
  */
 export type {
+  ToolApprovalDetail,
+  ToolApprovalEvent,
   ToolGroupToggleDetail,
   ToolGroupToggleEvent,
   ToolOpenPathDetail,

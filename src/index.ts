@@ -85,6 +85,13 @@ export { toolDetail } from './groups/detail.js';
 export { type DetailSource, detailSources } from './groups/detail-sources.js';
 export { detailText } from './groups/detail-text.js';
 export {
+  PATCH_FILES_KEPT,
+  type PatchFile,
+  type PatchFiles,
+  patchFileList,
+  patchFiles,
+} from './groups/patch-files.js';
+export {
   type CategoryCount,
   englishPhrase,
   englishSummary,

@@ -205,7 +205,7 @@ function callSections(node: ToolNode, category: ToolCategory, labels: ToolLabels
       // The reader has no key enumeration; the argument text is shown as text, never parsed.
       return block(
         'arguments',
-        label.arguments,
+        node.input === 'text' ? 'Input' : label.arguments,
         node.argsRaw === null ? undefined : longText(node.argsRaw),
       );
     default:
@@ -223,7 +223,8 @@ export function bodySections(
   labels: ToolLabels,
 ): CallSection[] {
   const sections = callSections(node, category, labels);
-  if (node.result) {
+  // A denied call never shows a result, even one a host recorded by mistake.
+  if (node.result && node.approval?.state !== 'denied') {
     const { text } = resultView(node.result);
     const label = node.result.isError ? labels.block.error : labels.block.output;
     sections.push(

@@ -14,6 +14,18 @@ export interface ToolRowToggleDetail {
 }
 export type ToolRowToggleEvent = CustomEvent<ToolRowToggleDetail>;
 
+/**
+ * `tool-approval`: the user answered a call's approval request (Approve or Deny on a row at
+ * `start` whose `approval.state` is `'requested'`). The host records it (a `tool/approval`
+ * event) and runs the call only when `approved`; the row shows the answer once the node
+ * says so.
+ */
+export interface ToolApprovalDetail {
+  readonly callId: string;
+  readonly approved: boolean;
+}
+export type ToolApprovalEvent = CustomEvent<ToolApprovalDetail>;
+
 /** `tool-group-toggle`: a group was expanded or collapsed by the user. */
 export interface ToolGroupToggleDetail {
   readonly id: string;
@@ -31,6 +43,7 @@ declare global {
   interface GlobalEventHandlersEventMap {
     'tool-open-path': ToolOpenPathEvent;
     'tool-row-toggle': ToolRowToggleEvent;
+    'tool-approval': ToolApprovalEvent;
     'tool-group-toggle': ToolGroupToggleEvent;
     'tool-timeline-error': ToolTimelineErrorEvent;
   }

@@ -1,6 +1,8 @@
 import {
   argumentFields,
   normalizeToolName,
+  patchFileList,
+  patchFiles,
   type ToolCategory,
   type ToolNode,
   toolDetail,
@@ -8,6 +10,9 @@ import {
 import { closedText, decodedLength, firstKey, formatKiB } from './field-text.js';
 import { httpUrl } from './http-url.js';
 import { visibleOptional, visibleText } from './visible-text.js';
+
+/** The one string field a free-form (`input: 'text'`) call's reader shows. */
+const TEXT_INPUT = 'input';
 
 /**
  * What a row's header line shows. Every field is plain text, rendered through text bindings,
@@ -24,6 +29,8 @@ export interface RowView {
   readonly pathText: string | undefined;
   /** One line about the call: a description prefix, a pattern, a query. */
   readonly summary: string | undefined;
+  /** The other files a patch names, after `path` ("+ b.ts, c.ts"). */
+  readonly morePaths: string | undefined;
   /** A complete http(s) URL argument, to link. */
   readonly href: string | undefined;
   /** The decoded size of the content being written, e.g. "3 KiB". */
@@ -71,6 +78,22 @@ function prefixOf(node: ToolNode, keys: readonly string[]): string | undefined {
   return key === undefined ? undefined : node.args.textPrefix(key, SUMMARY_UNITS);
 }
 
+/**
+ * A patch's files, from its header lines as they stream (`patchFiles`: only new text is
+ * read): the first file as the path, the others as the summary ("2 more: b.ts, c.ts").
+ */
+function patchHeader(node: ToolNode): Pick<RowView, 'path' | 'morePaths'> {
+  const key = firstKey(node.args, argumentFields.patch);
+  const patch = key === undefined ? undefined : patchFiles(node.args, key);
+  const [first, ...others] = patch?.files ?? [];
+  if (!patch || !first) return { path: undefined, morePaths: undefined };
+  const more = patch.count - 1;
+  return {
+    path: first.to ?? first.path,
+    morePaths: more === 0 ? undefined : `+ ${patchFileList({ files: others, count: more })}`,
+  };
+}
+
 function sizeOf(node: ToolNode, lists: readonly (readonly string[])[]): string | undefined {
   const exact = node.args.closed();
   const units = decodedLength(node.args, lists, exact ? 1 : SIZE_STEP);
@@ -86,6 +109,11 @@ function sizeOf(node: ToolNode, lists: readonly (readonly string[])[]): string |
  *   edit their content size (edit: old + new, each counted in KiB steps); bash, pwsh and
  *   run_code their description prefix; search, web, todo and question their main field
  *   (the group detail's field priority); a generic tool only its name.
+ * - edit with a patch (`input`, `patch`, `diff`; Codex or unified format) and no path field:
+ *   the files its header lines name, as they stream: the first as the path, the others
+ *   after it.
+ * - a free-form (`input: 'text'`) call without a category: the size of its text, and at
+ *   start its first line.
  * - start and result: the same, plus a command's or code's first line when there is no
  *   description, a generic tool's labelling field, and exact sizes.
  */
@@ -93,6 +121,7 @@ export function rowView(node: ToolNode, category: ToolCategory): RowView {
   const { args } = node;
   const preparing = node.stage === 'preparing';
   let path: string | undefined;
+  let morePaths: string | undefined;
   let summary: string | undefined;
   let href: string | undefined;
   let size: string | undefined;
@@ -107,11 +136,15 @@ export function rowView(node: ToolNode, category: ToolCategory): RowView {
       break;
     case 'edit':
       path = closedText(args, argumentFields.path);
-      size =
+      if (
         firstKey(args, argumentFields.oldText) !== undefined ||
         firstKey(args, argumentFields.newText) !== undefined
-          ? sizeOf(node, [argumentFields.oldText, argumentFields.newText])
-          : sizeOf(node, [argumentFields.patch]);
+      ) {
+        size = sizeOf(node, [argumentFields.oldText, argumentFields.newText]);
+      } else {
+        size = sizeOf(node, [argumentFields.patch]);
+        if (path === undefined) ({ path, morePaths } = patchHeader(node));
+      }
       break;
     case 'bash':
     case 'pwsh':
@@ -132,7 +165,10 @@ export function rowView(node: ToolNode, category: ToolCategory): RowView {
       summary = toolDetail(node, category);
       break;
     case 'generic':
-      if (!preparing) summary = toolDetail(node, category);
+      if (node.input === 'text') {
+        size = sizeOf(node, [[TEXT_INPUT]]);
+        if (!preparing) summary = firstLine(prefixOf(node, [TEXT_INPUT]));
+      } else if (!preparing) summary = toolDetail(node, category);
       break;
     default:
       return category satisfies never;
@@ -144,6 +180,7 @@ export function rowView(node: ToolNode, category: ToolCategory): RowView {
     name: visibleOptional(identity.name),
     path,
     pathText: visibleOptional(path),
+    morePaths: visibleOptional(morePaths),
     summary: visibleOptional(summary),
     href,
     size,

@@ -35,6 +35,7 @@ import { visibleText } from './visible-text.js';
  * @fires tool-group-toggle - The user expanded or collapsed the group. `detail: { id, expanded }`.
  * @fires tool-open-path - Bubbles from a row: a path was activated. `detail: { path, node }`.
  * @fires tool-row-toggle - Bubbles from a row: the user expanded or collapsed it. `detail: { callId, expanded }`.
+ * @fires tool-approval - Bubbles from a row: Approve or Deny was activated. `detail: { callId, approved }`.
  *
  * @csspart group - The group's box.
  * @csspart header - The expanding header button.

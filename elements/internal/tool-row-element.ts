@@ -2,6 +2,7 @@ import { html, LitElement, nothing, type PropertyValues, type TemplateResult } f
 import { categoryOf, type ToolCategory, type ToolNode } from '../../src/index.js';
 import { bodySections, type CallSection, type FieldEntry } from './call-view.js';
 import { emit } from './events.js';
+import { formatKiB } from './field-text.js';
 import { categoryIcon, chevronIcon } from './icons.js';
 import { englishLabels, resolveLabels, type ToolLabels } from './labels.js';
 import type { ToolClassifier } from './render-tool.js';
@@ -12,6 +13,44 @@ import { toolRowStyles } from './tool-row-styles.js';
 import { visibleText } from './visible-text.js';
 
 const TODO_MARKS: Record<string, string> = { completed: '✓', in_progress: '▸', cancelled: '✕' };
+
+/**
+ * The stage a row announces: a cut, denied or waiting call says so instead. The real-world
+ * call shapes' texts are English for now (not yet in `ToolLabels`).
+ */
+function stageLabel(node: ToolNode, labels: ToolLabels): string {
+  if (node.incomplete) return 'Cut off';
+  if (node.approval?.state === 'denied') return 'Denied';
+  if (node.stage === 'start' && node.approval?.state === 'requested') return 'Needs approval';
+  if (node.stage === 'result' && node.result?.isError) return labels.stage.failed;
+  return labels.stage[node.stage];
+}
+
+/** Why a response stopped inside a call, from its `stopReason`. */
+function cutReason(stopReason: string | undefined): string {
+  switch (stopReason) {
+    case 'length':
+      return 'the response reached its token limit';
+    case 'content-filter':
+      return 'the provider’s content filter stopped the response';
+    case 'pause':
+      return 'the provider paused the turn';
+    case 'error':
+      return 'the response ended with an error';
+    case undefined:
+    case '':
+      return 'the response ended inside this call';
+    default:
+      return `the response ended (${stopReason})`;
+  }
+}
+
+/** How much of a cut call arrived: its argument text, measured like a content size. */
+function received(node: ToolNode): string {
+  if (node.argsRaw === null) return '';
+  const what = node.input === 'text' ? 'input' : 'arguments';
+  return ` (${formatKiB(node.argsRaw.length, true)} of ${what} arrived)`;
+}
 
 /**
  * One tool call at any stage: its icon, title and stage, what has streamed in of its
@@ -29,6 +68,18 @@ const TODO_MARKS: Record<string, string> = { completed: '✓', in_progress: '▸
  * - result: the output (long outputs behind "Show more"), error styling, the exit code when
  *   the output has one.
  *
+ * Real-world call shapes:
+ * - A call the provider ran (`executor: 'provider'`, e.g. a hosted web search) shows a small
+ *   "provider" marker from preparing on, and its result like any other.
+ * - A call its response was cut inside (`incomplete: true`) keeps its row, stage "Cut off",
+ *   with a line saying why (from the node's `stopReason`: "the response reached its token
+ *   limit", a content filter, …) and how much of its arguments arrived.
+ * - A call waiting for approval (`start` with `approval.state: 'requested'`) shows
+ *   "Run this call?" with Approve and Deny buttons, which fire `tool-approval`; a denied call
+ *   shows "Denied" (and the reason given) and never a result.
+ * - A free-form call (`input: 'text'`) reads its text as the field `input`: a patch tool
+ *   shows the files its headers name as they stream; an unknown tool its size and first line.
+ *
  * This element has no slots: to render a tool your own way, give `<tool-group>` or
  * `<tool-timeline>` a `renderTool` callback.
  *
@@ -36,6 +87,7 @@ const TODO_MARKS: Record<string, string> = { completed: '✓', in_progress: '▸
  *
  * @fires tool-open-path - The path was activated (click, Enter or Space). `detail: { path, node }`. Nothing navigates.
  * @fires tool-row-toggle - The user expanded or collapsed the row. `detail: { callId, expanded }`.
+ * @fires tool-approval - Approve or Deny was activated on a call waiting for approval. `detail: { callId, approved }`. Sent once per request; the row shows the answer when the node carries it.
  *
  * @csspart row - The whole row.
  * @csspart header - The header line.
@@ -46,8 +98,14 @@ const TODO_MARKS: Record<string, string> = { completed: '✓', in_progress: '▸
  * @csspart name - The tool's own name when the title does not say it.
  * @csspart summary - One line: a description prefix, a pattern, a query.
  * @csspart path - The openable path button.
+ * @csspart more-paths - The other files a patch names, after its first ("+ b.ts, c.ts").
  * @csspart link - An http(s) URL link.
- * @csspart meta - Size, exit code and stage.
+ * @csspart meta - Size, exit code, provider marker and stage.
+ * @csspart executor - The "provider" marker of a call the provider ran.
+ * @csspart notice - The line saying why a call was cut off, or that it was denied.
+ * @csspart approval - The approval request: its question and buttons.
+ * @csspart approve - The Approve button.
+ * @csspart deny - The Deny button.
  * @csspart size - The decoded content size ("3 KiB").
  * @csspart exit-code - The exit code of a result.
  * @csspart stage - The stage (a polite live region).
@@ -108,6 +166,8 @@ export class ToolRowElement extends LitElement {
   readonly #full = new Set<string>();
   /** The path the last render showed: what activating it opens. */
   #path: string | undefined;
+  /** The approval answer sent for the request shown, until the node carries the answer. */
+  #answered: { readonly callId: string; readonly approved: boolean } | undefined;
 
   constructor() {
     super();
@@ -130,6 +190,12 @@ export class ToolRowElement extends LitElement {
       this.#hostAttribute('stage', node?.stage);
       this.#hostAttribute('category', node ? this.#categoryOf(node) : undefined);
       this.toggleAttribute('error', node?.result?.isError === true);
+      this.#hostAttribute('approval', node?.approval?.state);
+      this.#hostAttribute('executor', node?.executor);
+      this.toggleAttribute('incomplete', node?.incomplete === true);
+      if (this.#answered?.callId !== node?.callId || node?.approval?.state !== 'requested') {
+        this.#answered = undefined;
+      }
     }
   }
 
@@ -139,19 +205,17 @@ export class ToolRowElement extends LitElement {
   }
 
   protected override render(): TemplateResult | typeof nothing {
-    const { node } = this;
+    const node = this.node;
     if (!node) return nothing;
     const category = this.#categoryOf(node);
     const view = rowView(node, category);
     this.#path = view.path;
     const expandable = node.stage !== 'preparing';
     const expanded = expandable && this.expanded;
-    const result = node.result ? resultView(node.result) : undefined;
+    const denied = node.approval?.state === 'denied';
+    const result = node.result && !denied ? resultView(node.result) : undefined;
     const labels = this.#labels;
-    const stage =
-      node.stage === 'result' && node.result?.isError
-        ? labels.stage.failed
-        : labels.stage[node.stage];
+    const stage = stageLabel(node, labels);
     // A generic tool is titled by its own name; every other title is a label.
     const title =
       category === 'generic' && node.name !== '' ? view.title : labels.category[category];
@@ -193,6 +257,13 @@ export class ToolRowElement extends LitElement {
               </button>`
         }
         ${
+          view.morePaths === undefined
+            ? nothing
+            : html`<span part="more-paths" class="more-paths" title=${view.morePaths}
+                >${view.morePaths}</span
+              >`
+        }
+        ${
           view.href === undefined
             ? nothing
             : html`<a part="link" class="link" href=${view.href} target="_blank" rel="noopener noreferrer"
@@ -200,6 +271,13 @@ export class ToolRowElement extends LitElement {
               >`
         }
         <span part="meta" class="meta">
+          ${
+            node.executor === 'provider'
+              ? html`<span part="executor" class="executor" title="Run by the model provider"
+                  >provider</span
+                >`
+              : nothing
+          }
           ${view.size === undefined ? nothing : html`<span part="size" class="size">${view.size}</span>`}
           ${
             result?.exitCode === undefined
@@ -213,6 +291,7 @@ export class ToolRowElement extends LitElement {
           >
         </span>
       </div>
+      ${this.#notice(node, title)}
       ${
         expandable
           ? html`<div part="body" class="body" id="body" ?hidden=${!expanded}>
@@ -221,6 +300,57 @@ export class ToolRowElement extends LitElement {
           : nothing
       }
     </div>`;
+  }
+
+  /** A line under the header: why a call was cut, that it was denied, or the approval controls. */
+  #notice(node: ToolNode, title: string): TemplateResult | typeof nothing {
+    if (node.incomplete) {
+      return html`<p part="notice" class="notice cut">
+        Cut off: ${cutReason(node.stopReason)}${received(node)}. Not run.
+      </p>`;
+    }
+    const approval = node.approval;
+    if (approval?.state === 'denied') {
+      return html`<p part="notice" class="notice denied">
+        Denied${approval.reason ? `: ${approval.reason}` : ''}. Not run.
+      </p>`;
+    }
+    if (approval?.state !== 'requested' || node.stage !== 'start') return nothing;
+    const sent = this.#answered?.callId === node.callId ? this.#answered.approved : undefined;
+    return html`<div part="approval" class="approval" role="group" aria-label=${`Approval: ${title}`}>
+      <span class="question">
+        ${sent === undefined ? 'Run this call?' : sent ? 'Approving…' : 'Denying…'}
+      </span>
+      <button
+        part="approve"
+        class="approve"
+        type="button"
+        aria-label=${`Approve ${title}`}
+        aria-disabled=${sent === undefined ? 'false' : 'true'}
+        @click=${() => this.#answer(true)}
+      >
+        Approve
+      </button>
+      <button
+        part="deny"
+        class="deny"
+        type="button"
+        aria-label=${`Deny ${title}`}
+        aria-disabled=${sent === undefined ? 'false' : 'true'}
+        @click=${() => this.#answer(false)}
+      >
+        Deny
+      </button>
+    </div>`;
+  }
+
+  #answer(approved: boolean): void {
+    const node = this.node;
+    if (node?.stage !== 'start' || node.approval?.state !== 'requested') return;
+    if (this.#answered?.callId === node.callId) return;
+    this.#answered = { callId: node.callId, approved };
+    emit(this, 'tool-approval', { callId: node.callId, approved });
+    this.requestUpdate();
   }
 
   #section(section: CallSection): TemplateResult {

@@ -96,6 +96,17 @@ export const toolRowStyles = css`
     color: var(--_accent);
   }
 
+  .more-paths {
+    flex: 0 1 auto;
+    min-width: 3em;
+    overflow: hidden;
+    text-overflow: ellipsis;
+    white-space: nowrap;
+    font-family: var(--_mono);
+    font-size: 0.9em;
+    color: var(--_muted);
+  }
+
   .path {
     margin: 0;
     padding: 0.1em 0.2em;
@@ -157,6 +168,81 @@ export const toolRowStyles = css`
   :host([error]) .stage,
   :host([error]) .icon {
     color: var(--_error);
+  }
+
+  .executor {
+    padding: 0 0.45em;
+    border: 1px solid var(--_border);
+    border-radius: 999px;
+    font-size: 0.9em;
+    line-height: 1.5;
+  }
+
+  :host([incomplete]) .stage,
+  :host([incomplete]) .icon {
+    color: var(--_error);
+  }
+
+  :host([approval='requested']) .stage {
+    color: var(--_accent);
+  }
+
+  :host([approval='denied']) .stage {
+    color: var(--_muted);
+  }
+
+  :host([incomplete]) .stage::before,
+  :host([approval='requested']) .stage::before,
+  :host([approval='denied']) .stage::before {
+    animation: none;
+  }
+
+  :host([approval='denied']) .stage::before {
+    background: none;
+    border: 1px solid currentColor;
+    box-sizing: border-box;
+  }
+
+  .notice,
+  .approval {
+    margin: 0;
+    padding: 0.1em 0.5em 0.4em calc(0.7em + 12px + 16px + 1em);
+    font-size: 0.9em;
+  }
+
+  .notice.cut {
+    color: var(--_error);
+  }
+
+  .notice.denied {
+    color: var(--_muted);
+  }
+
+  .approval {
+    display: flex;
+    flex-wrap: wrap;
+    align-items: center;
+    gap: 0.5em;
+  }
+
+  .approval button {
+    padding: 0.15em 0.8em;
+    border: 1px solid var(--_border);
+    border-radius: var(--_radius);
+    background: var(--_raised);
+    cursor: pointer;
+  }
+
+  .approval .approve {
+    border-color: var(--_accent);
+    background: var(--_accent);
+    color: var(--_surface);
+    font-weight: 600;
+  }
+
+  .approval [aria-disabled='true'] {
+    opacity: 0.55;
+    cursor: default;
   }
 
   @keyframes pulse {

@@ -45,6 +45,7 @@ import { toolTimelineStyles } from './tool-timeline-styles.js';
  * @fires tool-group-toggle - Bubbles from a group. `detail: { id, expanded }`.
  * @fires tool-open-path - Bubbles from a row: a path was activated. `detail: { path, node }`.
  * @fires tool-row-toggle - Bubbles from a row. `detail: { callId, expanded }`.
+ * @fires tool-approval - Bubbles from a row: Approve or Deny was activated. `detail: { callId, approved }`. Record it (`tool/approval`) and run the call only when approved.
  *
  * @csspart timeline - The list of items.
  * @csspart assistant - One assistant response.

@@ -30,7 +30,7 @@ export function parsedValue(index: ArgumentIndex, field: Field): unknown {
 }
 
 /** Where an open string's available content ends; null (and invalid) when it never closed. */
-function openEnd(index: ArgumentIndex, field: Field): number | null {
+export function openEnd(index: ArgumentIndex, field: Field): number | null {
   if (index.final) {
     index.reject(field, new SyntaxError(`Unterminated string in JSON at position ${field.start}`));
     return null;

@@ -1,8 +1,10 @@
 import { Answers } from './answers.js';
 import { ArgumentIndex } from './argument-index.js';
+import { decodedFrom, type TailCursor } from './decode-from.js';
 import type { ArgumentKind } from './field.js';
 import { answerFromIndex, answerFromPayload, type Query } from './query.js';
 import { ArgumentSource } from './source.js';
+import { cutPrefix } from './string-cursor.js';
 
 export type { ArgumentKind } from './field.js';
 
@@ -45,6 +47,8 @@ export class PartialArguments {
   #index: ArgumentIndex | null;
   #payload: object | null;
   #answers: Answers | null = null;
+  /** `textFrom` cursors, each where its last answer ended. */
+  #tails: Map<string, TailCursor> | null = null;
 
   private constructor(index: ArgumentIndex | null, payload: object | null) {
     this.#index = index;
@@ -177,6 +181,31 @@ export class PartialArguments {
     const step = opts?.step;
     const arg = step !== undefined && Number.isInteger(step) && step > 1 ? step : 1;
     return this.#read('length', key, arg) as number | undefined;
+  }
+
+  /**
+   * For incremental scanners: the decoded string from unit `from` on, as far as it has
+   * arrived, at most `units` units (undefined when the value is not a string). Reading on
+   * from where the previous answer ended decodes only the new text, so a scan that calls it
+   * once per publication walks each character once; any other `from` decodes from the
+   * string's start. Like `textPrefix`, it never shows part of an escape or a high surrogate
+   * whose pair has not arrived (a pair may be split between two answers when `units` cuts
+   * it). Not recorded for change detection: pair it with a recorded read (e.g.
+   * `stringLength(key, { step })`) that republishes the node when there is more to scan.
+   */
+  textFrom(key: string, from: number, units: number): string | undefined {
+    const start = Number.isFinite(from) ? Math.max(0, Math.floor(from)) : 0;
+    const limit = Number.isFinite(units) ? Math.max(0, Math.floor(units)) : 0;
+    const index = this.#index;
+    if (!index) {
+      const payload = this.#payload as Record<string, unknown>;
+      const value = Object.hasOwn(payload, key) ? payload[key] : undefined;
+      return typeof value === 'string' ? cutPrefix(value.slice(start), limit, false) : undefined;
+    }
+    index.catchUp();
+    const field = index.fields.get(key);
+    if (!field) return undefined;
+    return decodedFrom(index, field, (this.#tails ??= new Map()), start, limit);
   }
 
   /** The value with JSON.parse semantics, once `complete(key)`; undefined before. */

@@ -7,8 +7,8 @@ import type { ToolCategory } from './categories.js';
  * - `argv`: an array of strings, once complete, joined by spaces; a shell wrapper
  *   (`["bash", "-lc", script]`) shows its script.
  * - `list`: an array of strings, once complete, joined by spaces.
- * - `patch`: the first file a patch names (`*** Update File: a.ts`, `+++ b/a.ts`) within the
- *   first 512 units.
+ * - `patch`: the files a patch names in its headers (`*** Update File: a.ts`, `+++ b/a.ts`),
+ *   as they stream (`patchFiles`).
  * - `todos`: a todo list, once complete: the item in progress (its `activeForm` when given),
  *   else the first not completed, else the last.
  * - `questions`: the first question of a list, once complete.

@@ -4,7 +4,8 @@ import { DEV_MODE } from '../internal/dev-mode.js';
 import { argumentFields } from './argument-fields.js';
 import { categoryOf, type ToolCategory } from './categories.js';
 import { type DetailSource, detailSources } from './detail-sources.js';
-import { DETAIL_PREFIX, detailOfPrefixes, detailText, prefixesOf } from './detail-text.js';
+import { detailOfPrefixes, detailText, prefixesOf } from './detail-text.js';
+import { patchFileList, patchFiles } from './patch-files.js';
 import { groupProbe } from './probe.js';
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -54,18 +55,16 @@ function todoText(value: unknown): string | undefined {
   return firstString(open ?? items[items.length - 1], TODO_TEXT);
 }
 
-/** A patch's first file: `*** Add|Update|Delete File: path` or `+++ b/path`. */
-const PATCH_FILE = /^(?:\*\*\* (?:Add|Update|Delete) File: |\+\+\+ (?:b\/)?)(.*)$/m;
-
 /** The detail one source gives, or undefined when it has nothing usable (yet). */
 function sourceDetail(args: PartialArguments, source: DetailSource): string | undefined {
   if (typeof source === 'string')
     return detailOfPrefixes((units) => args.textPrefix(source, units));
   const { field } = source;
   if (source.as === 'patch') {
-    const head = args.textPrefix(field, DETAIL_PREFIX);
-    const path = head === undefined ? undefined : PATCH_FILE.exec(head)?.[1];
-    return path === undefined ? undefined : detailOfPrefixes(prefixesOf(path));
+    const patch = patchFiles(args, field);
+    return patch === undefined || patch.count === 0
+      ? undefined
+      : detailOfPrefixes(prefixesOf(patchFileList(patch)));
   }
   // Checked first so that a long string under the same key is never parsed whole.
   if (args.kind(field) !== 'array') return undefined;

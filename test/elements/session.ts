@@ -6,7 +6,7 @@
 import { Assembler, type AssemblerOptions } from '../../src/conversation/assembler.js';
 import type { Conversation } from '../../src/conversation/conversation.js';
 import type { ToolNode } from '../../src/definitions/tool-definition.js';
-import type { CallfoldEvent } from '../../src/events/types.js';
+import type { CallfoldEvent, StopReason } from '../../src/events/types.js';
 import type { GroupNode } from '../../src/groups/builder.js';
 
 export class Session {
@@ -63,6 +63,64 @@ export class Session {
 
   result(callId: string, output: unknown, isError = false): this {
     return this.push({ type: 'tool/result', seq: ++this.#seq, callId, output, isError });
+  }
+
+  /** A free-form (`input: 'text'`) fragment of a streaming call. */
+  textDelta(callId: string, text: string, name?: string): this {
+    let block = this.#blocks.get(callId);
+    if (block === undefined) {
+      block = this.#blocks.size;
+      this.#blocks.set(callId, block);
+    }
+    const base = {
+      type: 'stream/tool-call-delta',
+      attemptId: this.attemptId,
+      block,
+      callId,
+      args: text,
+      input: 'text',
+    } as const;
+    return this.push(name === undefined ? base : { ...base, name });
+  }
+
+  /** The message of this attempt, cut by `stopReason` inside the streamed call `callId`. */
+  cut(callId: string, name: string, argsText: string, stopReason: StopReason = 'length'): this {
+    return this.push({
+      type: 'assistant/message',
+      seq: ++this.#seq,
+      messageId: `m-${this.attemptId}`,
+      attemptId: this.attemptId,
+      blocks: [{ type: 'tool-use', callId, name, argsText, incomplete: true }],
+      stopReason,
+    });
+  }
+
+  /** A dispatched call that waits for approval. */
+  approvalRequest(callId: string): this {
+    return this.push({ type: 'tool/approval-request', seq: ++this.#seq, callId });
+  }
+
+  approval(callId: string, approved: boolean, reason?: string): this {
+    const event = { type: 'tool/approval', seq: ++this.#seq, callId, approved } as const;
+    return this.push(reason === undefined ? event : { ...event, reason });
+  }
+
+  /** A call the provider ran: its `tool/call` and, when given, its result. */
+  providerCall(
+    callId: string,
+    name: string,
+    args: Record<string, unknown>,
+    output?: unknown,
+  ): this {
+    this.push({ type: 'tool/call', seq: ++this.#seq, callId, name, args, executor: 'provider' });
+    if (output === undefined) return this;
+    return this.push({
+      type: 'tool/result',
+      seq: ++this.#seq,
+      callId,
+      output,
+      executor: 'provider',
+    });
   }
 
   publish(): Conversation {

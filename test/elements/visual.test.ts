@@ -77,6 +77,47 @@ const stages: Record<string, () => TemplateResult> = {
       .result('c1', 'npm error Missing script: "missing"', true);
     return html`<tool-row expanded .node=${session.tool('c1')}></tool-row>`;
   },
+  'row-patch': () => {
+    const session = new Session().delta(
+      'c1',
+      JSON.stringify({
+        input:
+          '*** Begin Patch\n*** Update File: src/app.ts\n@@\n-run();\n+run({ verbose: true });\n' +
+          '*** Add File: docs/usage.md\n+# Usage\n',
+      }).slice(0, -2),
+      'apply_patch',
+    );
+    return html`<tool-row .node=${session.tool('c1')}></tool-row>`;
+  },
+  'row-provider': () => {
+    const session = new Session().providerCall(
+      'c1',
+      'web_search',
+      { query: 'lit 3 release date' },
+      'Lit 3.0 was released on 2023-10-10.',
+    );
+    return html`<tool-row expanded .node=${session.tool('c1')}></tool-row>`;
+  },
+  'row-cut': () => {
+    const args = `{"file_path":"src/report.ts","content":"${'x'.repeat(5000)}`;
+    const session = new Session().delta('c1', args, 'Write').cut('c1', 'Write', args);
+    return html`<tool-row .node=${session.tool('c1')}></tool-row>`;
+  },
+  'row-approval': () => {
+    const session = new Session().call('c1', 'Bash', {
+      command: 'npm publish',
+      description: 'Publish the package',
+    });
+    return html`<tool-row .node=${session.approvalRequest('c1').tool('c1')}></tool-row>`;
+  },
+  'row-denied': () => {
+    const session = new Session().call('c1', 'Bash', {
+      command: 'git push --force',
+      description: 'Force-push main',
+    });
+    session.approvalRequest('c1').approval('c1', false, 'never force-push main');
+    return html`<tool-row .node=${session.tool('c1')}></tool-row>`;
+  },
   group: () => {
     const session = new Session()
       .call('c1', 'Read', { file_path: 'src/index.ts' })
