@@ -121,7 +121,7 @@ describe('<tool-timeline .source>', () => {
       name: 'Read',
       args: { file_path: 'z' },
     });
-    await waitUntil(() => textOf(groups(el)[0] as Element).includes('Read 1 file'));
+    await waitUntil(() => textOf(groups(el)[0] as Element).includes('Reading 1 file'));
     el.remove();
     expect(subject.observed).to.be.false;
   });
