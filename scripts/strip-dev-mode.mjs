@@ -10,7 +10,7 @@ import ts from 'typescript';
 
 const root = process.argv[2] ?? 'dist';
 /** Modules that exist only for dev mode, by their path's ending. */
-const DEV_ONLY = ['/internal/dev-mode', '/arguments/probe', '/groups/probe'];
+const DEV_ONLY = ['/internal/dev-mode', '/arguments/probe', '/groups/probe', '/assembler/probe'];
 const LEFTOVER = /\bDEV_MODE\b|\bargumentProbe\b|\bgroupProbe\b/;
 
 function* files(dir) {

@@ -1,3 +1,4 @@
+import { DEV_MODE } from '../internal/dev-mode.js';
 import type { Location } from './match.js';
 import { assemblerProbe } from './probe.js';
 
@@ -43,7 +44,7 @@ export class Places {
 
   /** A place for a durable event pushed live; undefined when its seq is held. */
   durable(seq: number): Location | undefined {
-    assemblerProbe.seqs++;
+    if (DEV_MODE) assemblerProbe.seqs++;
     if (this.#held.has(seq)) return undefined;
     this.#held.add(seq);
     const highest = this.#highest();
@@ -58,7 +59,7 @@ export class Places {
    */
   page(seqs: readonly number[]): { seq: number; location: Location }[] {
     const fresh: number[] = [];
-    assemblerProbe.seqs += seqs.length;
+    if (DEV_MODE) assemblerProbe.seqs += seqs.length;
     for (const seq of seqs) {
       if (this.#held.has(seq)) continue;
       this.#held.add(seq);
@@ -122,7 +123,7 @@ export class Places {
     // The first anchor whose seq is ≥ seq; the one before it is the anchor below.
     while (from < to) {
       const mid = (from + to) >>> 1;
-      assemblerProbe.anchors++;
+      if (DEV_MODE) assemblerProbe.anchors++;
       if (seqAt(mid) < seq) from = mid + 1;
       else to = mid;
     }

@@ -2,8 +2,10 @@
  * Work counters for the Assembler, for tests and benchmarks that guard costs which must not
  * grow with the session.
  *
- * Not part of the public API (not re-exported from the package index). Each counter only
- * grows; read it before and after the operation under test.
+ * Not part of the public API (not re-exported from the package index), and absent from the
+ * published build: every increment is guarded by `DEV_MODE` (src/internal/dev-mode.ts), which
+ * `npm run build` strips. Each counter only grows; read it before and after the operation
+ * under test.
  */
 export const assemblerProbe = {
   /** Anchors a binary search of `Places` visited to place a durable event between two held ones. */
