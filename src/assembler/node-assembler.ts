@@ -92,7 +92,10 @@ export class NodeAssembler<Node, Published> {
   #hasPublished = false;
 
   constructor(options: NodeAssemblerOptions<Node, Published>) {
-    this.#definitions = options.definitions;
+    // A copy, not the caller's array: for-of over a frozen array (defaultDefinitions) is not
+    // optimized away by V8 and allocated per folded event (+5 MiB, 7.5 → 12.7 MiB, on the
+    // fold benchmark's 512 KiB write; measured 2026-12-01).
+    this.#definitions = [...options.definitions];
     this.#now = options.now ?? Date.now;
     this.#compose = options.compose;
     this.#onError =
