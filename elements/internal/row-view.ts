@@ -9,6 +9,7 @@ import {
 } from '../../src/index.js';
 import { closedText, decodedLength, firstKey, formatKiB } from './field-text.js';
 import { httpUrl } from './http-url.js';
+import { englishLabels } from './labels.js';
 import { visibleOptional, visibleText } from './visible-text.js';
 
 /** The one string field a free-form (`input: 'text'`) call's reader shows. */
@@ -37,21 +38,8 @@ export interface RowView {
   readonly size: string | undefined;
 }
 
-/** Titles by category. A generic tool is titled by its name. */
-export const CATEGORY_TITLES: { readonly [C in ToolCategory]: string } = {
-  read: 'Read',
-  read_image: 'View image',
-  write: 'Write',
-  edit: 'Edit',
-  search: 'Search',
-  web: 'Web',
-  todo: 'Todos',
-  question: 'Question',
-  bash: 'Bash',
-  pwsh: 'PowerShell',
-  run_code: 'Run code',
-  generic: 'Tool',
-};
+/** Titles by category (the English labels). A generic tool is titled by its name. */
+export const CATEGORY_TITLES: { readonly [C in ToolCategory]: string } = englishLabels.category;
 
 /** Units of description or command a header reads: one line's worth, fixed once reached. */
 export const SUMMARY_UNITS = 200;
