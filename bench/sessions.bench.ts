@@ -23,6 +23,7 @@ import { Assembler } from '../src/conversation/assembler.js';
 import type { CallfoldEvent, SessionEvent } from '../src/events/types.js';
 import { buildWriteArguments } from './support/content.js';
 import { printRunFooter } from './support/run-footer.js';
+import { SDK_VARIANTS, type SdkProvider, type SdkVariant, sdkRuns } from './support/sdk-streams.js';
 import { projection, sessionLog, streamedWrite } from './support/session-log.js';
 import { median } from './support/stats.js';
 import { type Column, markdownTable, textTable } from './support/table.js';
@@ -33,6 +34,7 @@ const PAGE = 50;
 const EVENTS = [1_000, 10_000, 100_000] as const;
 const TOOLS = [100, 1_000, 10_000] as const;
 const ATTEMPTS = [200, 2_000] as const;
+const PROVIDERS: readonly SdkProvider[] = ['anthropic', 'openai'];
 
 /** Issue 15's goals. */
 const GOALS = { pagingRatio: 2, publishRatio: 1.5, retainedPerAttemptKiB: 0.5 };
@@ -191,12 +193,15 @@ function memory(attempts: number, variant: string): MemoryReport {
 }
 
 async function worker(args: readonly string[]): Promise<void> {
-  const [scenario, sizeText, variant = ''] = args;
+  const [scenario, sizeText = '', variant = ''] = args;
   const size = Number(sizeText);
   if (scenario === 'paging') sendReport(paging(size, variant));
   else if (scenario === 'publish') sendReport(publish(size));
   else if (scenario === 'memory') sendReport(memory(size, variant));
-  else throw new Error(`unknown scenario ${scenario}`);
+  else if (scenario === 'sdk') {
+    const run = await sdkRuns(sizeText as SdkProvider, variant as SdkVariant, 2, 5);
+    sendReport({ ms: median(run.samples), deltas: run.deltas });
+  } else throw new Error(`unknown scenario ${scenario}`);
 }
 
 const fmt = (n: number, digits = 1) => n.toFixed(digits);
@@ -219,6 +224,9 @@ async function main(): Promise<void> {
       job(`memory ${n} attempts streamed`, 'memory', String(n), 'stream'),
       job(`memory ${n} attempts durable only`, 'memory', String(n), 'durable'),
     ]),
+    ...PROVIDERS.flatMap((provider) =>
+      SDK_VARIANTS.map((variant) => job(`sdk ${provider} ${variant}`, 'sdk', provider, variant)),
+    ),
   ];
   const started = performance.now();
   const { reports, maxLoad } = await runRounds<Record<string, number>>(jobs, ROUNDS);
@@ -268,6 +276,28 @@ async function main(): Promise<void> {
   const pagingRatio = pages(largest) / batch(largest);
   const publishRatio = perPublish(TOOLS[TOOLS.length - 1] as number) / perPublish(TOOLS[0]);
   const retained = perAttempt(2_000);
+  const sdk = (provider: SdkProvider, variant: SdkVariant) =>
+    figure(`sdk ${provider} ${variant}`, 'ms');
+  const sdkColumns: Column[] = [
+    { title: '512 KiB write over loopback' },
+    { title: 'SDK stream alone', align: 'right' },
+    { title: 'adapter + assemble()', align: 'right' },
+    { title: 'SDK stream helper', align: 'right' },
+    { title: '÷ stream alone', align: 'right' },
+    { title: '÷ helper', align: 'right' },
+  ];
+  const sdkRows = PROVIDERS.map((provider) => [
+    provider === 'anthropic'
+      ? 'Anthropic Messages (helper: messages.stream().finalMessage())'
+      : 'OpenAI Chat Completions (helper: chat.completions.stream().finalChatCompletion())',
+    `${fmt(sdk(provider, 'iterate'), 0)} ms`,
+    `${fmt(sdk(provider, 'callfold'), 0)} ms`,
+    `${fmt(sdk(provider, 'helper'), 0)} ms`,
+    ratio(sdk(provider, 'callfold') / sdk(provider, 'iterate')),
+    ratio(sdk(provider, 'callfold') / sdk(provider, 'helper')),
+  ]);
+  const sdkWorst = Math.max(...PROVIDERS.map((p) => sdk(p, 'callfold') / sdk(p, 'iterate')));
+  const sdkFaster = PROVIDERS.every((p) => sdk(p, 'callfold') < sdk(p, 'helper'));
   const goals = [
     [
       `1. ${largest.toLocaleString('en-US')} events paged ÷ one batch`,
@@ -287,6 +317,18 @@ async function main(): Promise<void> {
       `≤ ${GOALS.retainedPerAttemptKiB} KiB`,
       verdict(retained <= GOALS.retainedPerAttemptKiB),
     ],
+    [
+      '5. adapter + assemble() ÷ SDK stream alone (worst provider)',
+      ratio(sdkWorst),
+      '≤ 1.3×',
+      verdict(sdkWorst <= 1.3),
+    ],
+    [
+      '5. adapter + assemble() faster than the SDK helper',
+      sdkFaster ? 'both' : 'not both',
+      'both',
+      verdict(sdkFaster),
+    ],
   ];
   const goalColumns: Column[] = [
     { title: 'goal' },
@@ -300,6 +342,7 @@ async function main(): Promise<void> {
     `\nLong sessions — Node ${process.version}, ${cpus()[0]?.model ?? 'unknown CPU'}, ${availableParallelism()} cores`,
   );
   console.log(`\n${table(columns, rows)}\n`);
+  console.log(`${table(sdkColumns, sdkRows)}\n`);
   console.log(table(goalColumns, goals));
   console.log('');
   console.log(`- ${ROUNDS} rounds of one fresh worker per row; medians of the workers' figures.`);

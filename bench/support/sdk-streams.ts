@@ -1,0 +1,195 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import Anthropic from '@anthropic-ai/sdk';
+import OpenAI from 'openai';
+import { lastValueFrom } from 'rxjs';
+import { fromAnthropicMessages } from '../../src/providers/anthropic-messages.js';
+import { fromOpenAIChatCompletions } from '../../src/providers/openai-chat-completions.js';
+import { assemble } from '../../src/rx/assemble.js';
+import { buildWriteArguments } from './content.js';
+
+/**
+ * Goal 5 of the sessions benchmark: one 512 KiB `write` streamed by a local node:http server
+ * over loopback in a provider's documented wire format, read by the official SDK three ways
+ * in the same worker: iterating the SDK's stream alone, adapter + `assemble()` (default
+ * scheduler), and the SDK's own stream helper (`messages.stream().finalMessage()`,
+ * `chat.completions.stream().finalChatCompletion()`).
+ */
+export type SdkProvider = 'anthropic' | 'openai';
+export type SdkVariant = 'iterate' | 'callfold' | 'helper';
+export const SDK_VARIANTS: readonly SdkVariant[] = ['iterate', 'callfold', 'helper'];
+
+/** The SSE body: the write's arguments in 16-character fragments. */
+function sseBody(provider: SdkProvider): { body: string; fragments: number; argsLength: number } {
+  const { fragments, text } = buildWriteArguments({ kind: 'code', contentLength: 512 * 1024 });
+  const lines: string[] = [];
+  const event = (type: string, data: unknown) =>
+    lines.push(`event: ${type}\ndata: ${JSON.stringify(data)}\n\n`);
+  const data = (payload: unknown) => lines.push(`data: ${JSON.stringify(payload)}\n\n`);
+  if (provider === 'anthropic') {
+    const usage = { input_tokens: 10, output_tokens: 1 };
+    event('message_start', {
+      type: 'message_start',
+      message: {
+        id: 'msg_bench',
+        type: 'message',
+        role: 'assistant',
+        model: 'claude-bench',
+        content: [],
+        stop_reason: null,
+        stop_sequence: null,
+        usage,
+      },
+    });
+    event('content_block_start', {
+      type: 'content_block_start',
+      index: 0,
+      content_block: { type: 'tool_use', id: 'toolu_bench', name: 'Write', input: {} },
+    });
+    for (const partial_json of fragments) {
+      event('content_block_delta', {
+        type: 'content_block_delta',
+        index: 0,
+        delta: { type: 'input_json_delta', partial_json },
+      });
+    }
+    event('content_block_stop', { type: 'content_block_stop', index: 0 });
+    event('message_delta', {
+      type: 'message_delta',
+      delta: { stop_reason: 'tool_use', stop_sequence: null },
+      usage: { output_tokens: fragments.length },
+    });
+    event('message_stop', { type: 'message_stop' });
+  } else {
+    const chunk = (delta: unknown, finish_reason: string | null = null) =>
+      data({
+        id: 'chatcmpl-bench',
+        object: 'chat.completion.chunk',
+        created: 1_700_000_000,
+        model: 'gpt-bench',
+        choices: [{ index: 0, delta, logprobs: null, finish_reason }],
+      });
+    chunk({
+      role: 'assistant',
+      content: null,
+      tool_calls: [
+        {
+          index: 0,
+          id: 'call_bench',
+          type: 'function',
+          function: { name: 'Write', arguments: '' },
+        },
+      ],
+    });
+    for (const args of fragments)
+      chunk({ tool_calls: [{ index: 0, function: { arguments: args } }] });
+    chunk({}, 'tool_calls');
+    lines.push('data: [DONE]\n\n');
+  }
+  return { body: lines.join(''), fragments: fragments.length, argsLength: text.length };
+}
+
+/** Serves `body` as an SSE response to every POST, written in 16 KiB chunks. */
+async function serve(body: string): Promise<{ server: Server; url: string }> {
+  const bytes = Buffer.from(body, 'utf8');
+  const server = createServer((request, response) => {
+    request.resume();
+    request.on('end', () => {
+      response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+      for (let i = 0; i < bytes.length; i += 16 * 1024)
+        response.write(bytes.subarray(i, i + 16 * 1024));
+      response.end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return { server, url: `http://127.0.0.1:${port}` };
+}
+
+export interface SdkRun {
+  /** Time of each run, request to the stream's end, in ms. */
+  readonly samples: number[];
+  readonly deltas: number;
+}
+
+/** Runs `variant` `runs` times after `warmup` untimed runs; checks what each run read. */
+export async function sdkRuns(
+  provider: SdkProvider,
+  variant: SdkVariant,
+  warmup: number,
+  runs: number,
+): Promise<SdkRun> {
+  const { body, fragments, argsLength } = sseBody(provider);
+  const { server, url } = await serve(body);
+  const once = provider === 'anthropic' ? anthropicRun(url, variant) : openaiRun(url, variant);
+  const samples: number[] = [];
+  try {
+    for (let i = 0; i < warmup + runs; i++) {
+      const start = performance.now();
+      const length = await once();
+      const ms = performance.now() - start;
+      if (length !== argsLength) {
+        throw new Error(
+          `${provider} ${variant}: read ${length} argument characters of ${argsLength}`,
+        );
+      }
+      if (i >= warmup) samples.push(ms);
+    }
+  } finally {
+    server.closeAllConnections();
+    server.close();
+  }
+  return { samples, deltas: fragments };
+}
+
+const request = {
+  max_tokens: 64_000,
+  messages: [{ role: 'user' as const, content: 'Write the file.' }],
+};
+
+/** One run: resolves with the length of the argument text the reader ended with. */
+function anthropicRun(url: string, variant: SdkVariant): () => Promise<number> {
+  const client = new Anthropic({ apiKey: 'bench', baseURL: url, maxRetries: 0 });
+  const params = { ...request, model: 'claude-bench' };
+  return async () => {
+    if (variant === 'helper') {
+      const message = await client.messages.stream(params).finalMessage();
+      const block = message.content[0];
+      return block?.type === 'tool_use' ? JSON.stringify(block.input).length : -1;
+    }
+    const stream = await client.messages.create({ ...params, stream: true });
+    if (variant === 'iterate') {
+      let length = 0;
+      for await (const event of stream) {
+        if (event.type === 'content_block_delta' && event.delta.type === 'input_json_delta') {
+          length += event.delta.partial_json.length;
+        }
+      }
+      return length;
+    }
+    const conversation = await lastValueFrom(fromAnthropicMessages(stream).pipe(assemble()));
+    return conversation.tools.get('toolu_bench')?.argsRaw?.length ?? -1;
+  };
+}
+
+function openaiRun(url: string, variant: SdkVariant): () => Promise<number> {
+  const client = new OpenAI({ apiKey: 'bench', baseURL: `${url}/v1`, maxRetries: 0 });
+  const params = { ...request, model: 'gpt-bench' };
+  return async () => {
+    if (variant === 'helper') {
+      const completion = await client.chat.completions.stream(params).finalChatCompletion();
+      const call = completion.choices[0]?.message.tool_calls?.[0];
+      return call?.type === 'function' ? call.function.arguments.length : -1;
+    }
+    const stream = await client.chat.completions.create({ ...params, stream: true });
+    if (variant === 'iterate') {
+      let length = 0;
+      for await (const chunk of stream) {
+        length += chunk.choices[0]?.delta.tool_calls?.[0]?.function?.arguments?.length ?? 0;
+      }
+      return length;
+    }
+    const conversation = await lastValueFrom(fromOpenAIChatCompletions(stream).pipe(assemble()));
+    return conversation.tools.get('call_bench')?.argsRaw?.length ?? -1;
+  };
+}
