@@ -16,9 +16,12 @@ export interface NodeAssemblerOptions<Node, Published> {
   /**
    * Turns the nodes built, in log order, into the published value. Called at each
    * publication where something changed; one function per NodeAssembler, so it may keep
-   * what it built last to share structure (as the groups Builder does).
+   * what it built last to share structure (as the groups Builder does). `nodes` is lent for
+   * the call (copy what you keep). `replaced`, when given, lists the only indexes whose node
+   * differs from the last call's (same length, same Contexts in the same order): a streaming
+   * call in a long session is one index, so a compose can patch instead of rebuilding.
    */
-  readonly compose: (nodes: readonly Node[]) => Published;
+  readonly compose: (nodes: readonly Node[], replaced?: readonly number[]) => Published;
   /**
    * The clock that stamps events without `at`, in ms since the Unix epoch. Default: Date.now.
    * It is read at most once per task: events pushed in one synchronous burst (one network
@@ -86,7 +89,10 @@ export class NodeAssembler<Node, Published> {
   /** Open Contexts in log order of their opening Match, while `#orderValid`. */
   #order: Context<unknown, Node>[] = [];
   #orderValid = true;
-  readonly #compose: (nodes: readonly Node[]) => Published;
+  readonly #compose: (nodes: readonly Node[], replaced?: readonly number[]) => Published;
+  /** The nodes last composed, and each Context's index in them (valid while `#orderValid`). */
+  #nodes: Node[] = [];
+  readonly #indexOf = new Map<Context<unknown, Node>, number>();
   /** What `#compose` last returned; `#hasPublished` tells it from a first publication. */
   #published: Published | undefined;
   #hasPublished = false;
@@ -152,17 +158,52 @@ export class NodeAssembler<Node, Published> {
     }
     const dirty = this.#dirty;
     this.#dirty = [];
+    const layoutValid = this.#hasPublished && this.#orderValid;
     for (const context of dirty) {
       context.dirty = false;
       this.#build(context);
     }
-    if (!this.#orderValid) this.#sortOrder();
-    const nodes: Node[] = [];
-    for (const context of this.#order) if (context.node !== undefined) nodes.push(context.node);
-    const published = this.#compose(nodes);
+    const replaced = layoutValid && this.#orderValid ? this.#replaced(dirty) : undefined;
+    let published: Published;
+    if (replaced !== undefined) {
+      published = this.#compose(this.#nodes, replaced);
+    } else {
+      if (!this.#orderValid) this.#sortOrder();
+      const nodes: Node[] = [];
+      this.#indexOf.clear();
+      for (const context of this.#order) {
+        if (context.node === undefined) continue;
+        this.#indexOf.set(context, nodes.length);
+        nodes.push(context.node);
+      }
+      this.#nodes = nodes;
+      published = this.#compose(nodes);
+    }
     this.#published = published;
     this.#hasPublished = true;
     return published;
+  }
+
+  /**
+   * Patches the nodes last composed with the dirty Contexts' new nodes; the indexes replaced,
+   * or undefined when a node appeared or disappeared (the list must be rebuilt).
+   */
+  #replaced(dirty: readonly Context<unknown, Node>[]): number[] | undefined {
+    const replaced: number[] = [];
+    const nodes = this.#nodes;
+    for (const context of dirty) {
+      const i = this.#indexOf.get(context);
+      if (i === undefined) {
+        if (context.node !== undefined) return undefined;
+      } else if (context.node === undefined) {
+        return undefined;
+      } else if (context.node !== nodes[i]) {
+        // When a later check fails the list is rebuilt from the Contexts: writing now is safe.
+        nodes[i] = context.node;
+        replaced.push(i);
+      }
+    }
+    return replaced;
   }
 
   #time(): number {

@@ -2,7 +2,9 @@ import type { AssistantNode } from '../definitions/assistant-definition.js';
 import type { ToolNode } from '../definitions/tool-definition.js';
 import { type ToolCategory, toolClassifier } from './categories.js';
 import { toolDetail } from './detail.js';
+import { groupProbe } from './probe.js';
 import { type CategoryCount, englishSummary, type SummaryFormatter } from './summary.js';
+import { ToolMap } from './tool-map.js';
 
 /** A maximal run of consecutive tool nodes, counted by category. Frozen. */
 export interface GroupNode {
@@ -87,7 +89,11 @@ export class Builder<Item extends KindedNode = AssistantNode> {
   readonly #summary: SummaryFormatter;
   readonly #details = new WeakMap<ToolNode, string>();
   #groups = new Map<string, GroupNode>();
-  #grouping: Grouping<Item> = Object.freeze({ items: Object.freeze([]), tools: new Map() });
+  #grouping: Grouping<Item> = Object.freeze({ items: Object.freeze([]), tools: ToolMap.of([]) });
+  /** Of the last full build, while `replaced` hints can patch it: node index → item index. */
+  #itemOf: Int32Array | null = null;
+  /** Item index → index of its first node. */
+  #firstOf: Int32Array | null = null;
 
   /** Throws a RangeError when `options.categories` maps a name to an unknown category. */
   constructor(options: BuilderOptions = {}) {
@@ -95,29 +101,51 @@ export class Builder<Item extends KindedNode = AssistantNode> {
     this.#summary = options.summary ?? englishSummary;
   }
 
-  build(nodes: readonly (Item | ToolNode)[]): Grouping<Item> {
+  /**
+   * Groups `nodes` (log order). `replaced`, when given, says that `nodes` is the list of the
+   * last call with only the nodes at those indexes replaced by other nodes of the same kind and
+   * key: the Grouping is then patched in O(replaced + their groups' sizes + √tools) instead
+   * of rebuilt. Without it (or when the patch does not apply) every node is visited. `nodes`
+   * is only read during the call.
+   */
+  build(nodes: readonly (Item | ToolNode)[], replaced?: readonly number[]): Grouping<Item> {
+    if (replaced !== undefined) {
+      const patched = this.#patch(nodes, replaced);
+      if (patched !== undefined) return patched;
+    }
+    groupProbe.composed += nodes.length;
+    const itemOf = new Int32Array(nodes.length);
+    const firstOf: number[] = [];
+    let runStart = 0;
     const items: (Item | GroupNode)[] = [];
     const tools: ToolNode[] = [];
     const groups = new Map<string, GroupNode>();
     let run: ToolNode[] = [];
     const flush = () => {
       if (run.length === 0) return;
+      firstOf.push(runStart);
       const group = this.#group(run);
       groups.set(group.id, group);
       items.push(group);
       run = [];
     };
-    for (const node of nodes) {
+    for (const [i, node] of nodes.entries()) {
       if (isTool(node)) {
+        if (run.length === 0) runStart = i;
         run.push(node);
         tools.push(node);
+        itemOf[i] = items.length;
       } else {
         flush();
+        itemOf[i] = items.length;
+        firstOf.push(i);
         items.push(node);
       }
     }
     flush();
     this.#groups = groups;
+    this.#itemOf = itemOf;
+    this.#firstOf = Int32Array.from(firstOf);
     const previous = this.#grouping;
     const sameItems = sameNodes(previous.items, items);
     const sameTools =
@@ -126,7 +154,53 @@ export class Builder<Item extends KindedNode = AssistantNode> {
     if (sameItems && sameTools) return previous;
     this.#grouping = Object.freeze({
       items: sameItems ? previous.items : Object.freeze(items),
-      tools: sameTools ? previous.tools : new Map(tools.map((t) => [t.callId, t])),
+      tools: sameTools ? previous.tools : ToolMap.of(tools),
+    });
+    return this.#grouping;
+  }
+
+  /** The last Grouping with the nodes at `replaced` swapped in; undefined when that does not apply. */
+  #patch(
+    nodes: readonly (Item | ToolNode)[],
+    replaced: readonly number[],
+  ): Grouping<Item> | undefined {
+    const itemOf = this.#itemOf;
+    const firstOf = this.#firstOf;
+    const previous = this.#grouping;
+    if (!itemOf || !firstOf || itemOf.length !== nodes.length) return undefined;
+    let items: (Item | GroupNode)[] | undefined;
+    const changed: ToolNode[] = [];
+    const groups = new Set<number>();
+    for (const i of replaced) {
+      const node = nodes[i] as Item | ToolNode;
+      const at = itemOf[i] as number;
+      const before = previous.items[at] as Item | GroupNode;
+      groupProbe.composed++;
+      if (isTool(node)) {
+        if (before.kind !== 'group') return undefined;
+        const group = before as GroupNode;
+        const old = group.tools[i - (firstOf[at] as number)];
+        if (old?.callId !== node.callId) return undefined;
+        changed.push(node);
+        groups.add(at);
+      } else {
+        if (before.kind === 'group') return undefined;
+        (items ??= [...previous.items])[at] = node;
+      }
+    }
+    for (const at of groups) {
+      const first = firstOf[at] as number;
+      const size = (previous.items[at] as GroupNode).tools.length;
+      groupProbe.composed += size;
+      const group = this.#group(nodes.slice(first, first + size) as ToolNode[]);
+      this.#groups.set(group.id, group);
+      if (group !== previous.items[at]) (items ??= [...previous.items])[at] = group;
+    }
+    const tools = changed.length > 0 ? (previous.tools as ToolMap).with(changed) : previous.tools;
+    if (items === undefined && tools === previous.tools) return previous;
+    this.#grouping = Object.freeze({
+      items: items === undefined ? previous.items : Object.freeze(items),
+      tools,
     });
     return this.#grouping;
   }

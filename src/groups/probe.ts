@@ -13,4 +13,8 @@ export const groupProbe = {
   passes: 0,
   /** Tool details computed (by the Builder or by a direct call). */
   details: 0,
+  /** Nodes the Builder visited to place them in items and groups. */
+  composed: 0,
+  /** Entries a tools map copied (a new `ToolMap` base or overlay). */
+  toolEntries: 0,
 };
