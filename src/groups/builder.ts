@@ -1,5 +1,6 @@
 import type { AssistantNode } from '../definitions/assistant-definition.js';
 import type { ToolNode } from '../definitions/tool-definition.js';
+import { DEV_MODE } from '../internal/dev-mode.js';
 import { type ToolCategory, toolClassifier } from './categories.js';
 import { toolDetail } from './detail.js';
 import { groupProbe } from './probe.js';
@@ -113,7 +114,7 @@ export class Builder<Item extends KindedNode = AssistantNode> {
       const patched = this.#patch(nodes, replaced);
       if (patched !== undefined) return patched;
     }
-    groupProbe.composed += nodes.length;
+    if (DEV_MODE) groupProbe.composed += nodes.length;
     const itemOf = new Int32Array(nodes.length);
     const firstOf: number[] = [];
     let runStart = 0;
@@ -175,7 +176,7 @@ export class Builder<Item extends KindedNode = AssistantNode> {
       const node = nodes[i] as Item | ToolNode;
       const at = itemOf[i] as number;
       const before = previous.items[at] as Item | GroupNode;
-      groupProbe.composed++;
+      if (DEV_MODE) groupProbe.composed++;
       if (isTool(node)) {
         if (before.kind !== 'group') return undefined;
         const group = before as GroupNode;
@@ -191,7 +192,7 @@ export class Builder<Item extends KindedNode = AssistantNode> {
     for (const at of groups) {
       const first = firstOf[at] as number;
       const size = (previous.items[at] as GroupNode).tools.length;
-      groupProbe.composed += size;
+      if (DEV_MODE) groupProbe.composed += size;
       const group = this.#group(nodes.slice(first, first + size) as ToolNode[]);
       this.#groups.set(group.id, group);
       if (group !== previous.items[at]) (items ??= [...previous.items])[at] = group;

@@ -1,4 +1,5 @@
 import type { ToolNode } from '../definitions/tool-definition.js';
+import { DEV_MODE } from '../internal/dev-mode.js';
 import { groupProbe } from './probe.js';
 
 /**
@@ -22,7 +23,7 @@ export class ToolMap implements ReadonlyMap<string, ToolNode> {
 
   /** The tools in log order (the first of repeated callIds keeps its place, the last node wins). */
   static of(tools: readonly ToolNode[]): ToolMap {
-    groupProbe.toolEntries += tools.length;
+    if (DEV_MODE) groupProbe.toolEntries += tools.length;
     return new ToolMap(new Map(tools.map((tool) => [tool.callId, tool])), EMPTY);
   }
 
@@ -30,11 +31,11 @@ export class ToolMap implements ReadonlyMap<string, ToolNode> {
   with(replaced: readonly ToolNode[]): ToolMap {
     const overlay = new Map(this.#overlay);
     for (const tool of replaced) overlay.set(tool.callId, tool);
-    groupProbe.toolEntries += overlay.size;
+    if (DEV_MODE) groupProbe.toolEntries += overlay.size;
     if (overlay.size * overlay.size <= this.#base.size) return new ToolMap(this.#base, overlay);
     const base = new Map(this.#base);
     for (const [callId, tool] of overlay) base.set(callId, tool);
-    groupProbe.toolEntries += base.size;
+    if (DEV_MODE) groupProbe.toolEntries += base.size;
     return new ToolMap(base, EMPTY);
   }
 
