@@ -1,8 +1,12 @@
 // `npm start` serves the demo in examples/ at /. The demo imports the library straight from
 // ../src (Vite compiles the TypeScript), so the dev server may read the whole repository.
 // CLI flags pass through: `npm start -- --port 5199`.
+// The demo's session goes over real HTTP: the page publishes what it plays to /demo-sessions,
+// served by `sessionHandler` + `memoryStore` in this dev server, and follows it back with
+// `followSession` / `loadHistory` (examples/demo/session-endpoint.node.ts).
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
+import { demoSessions } from './examples/demo/session-endpoint.node.js';
 
 const repository = fileURLToPath(new URL('.', import.meta.url));
 const page = (name: string) => fileURLToPath(new URL(`./examples/${name}.html`, import.meta.url));
@@ -10,6 +14,7 @@ const page = (name: string) => fileURLToPath(new URL(`./examples/${name}.html`, 
 export default defineConfig({
   root: fileURLToPath(new URL('./examples', import.meta.url)),
   server: { fs: { allow: [repository] } },
+  plugins: [demoSessions()],
   // Bundled when the server starts, so that a first visit never waits for a re-optimization
   // (and a reload) when it meets them.
   optimizeDeps: {

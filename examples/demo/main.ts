@@ -3,6 +3,11 @@
  * adapter, `assemble()` and `<tool-timeline>`; reconnection, reload from history pages, a
  * live mode against the user's own endpoint, and a chart of when each stage showed.
  *
+ * The session goes over real HTTP: the page publishes every event to `npm start`'s dev
+ * server (`sessionHandler` + `memoryStore`, examples/demo/session-endpoint.node.ts), and the
+ * timeline follows it back with `followSession`; "Reconnect" resumes with `Last-Event-ID`,
+ * "Reload as history" pages with `loadHistory`.
+ *
  * URL parameters: `speed` (e.g. `?speed=100`), `provider` (a replay source, see the
  * selector), `until` (pause at that recorded ms, for screenshots).
  */
@@ -142,6 +147,7 @@ function newRun(feed: Feed | null): {
   const started = performance.now();
   let player: Player | undefined;
   const now = () => (player ? player.lastAt : performance.now() - started);
+  server.onError = (message) => log(`The session server refused an event: ${message}`);
   const publish = (event: CallfoldEvent, at = now()) => {
     server.publish(event);
     reference.push(event);
@@ -149,7 +155,7 @@ function newRun(feed: Feed | null): {
     narrate(event, timings);
   };
   const replay = feed?.(publish);
-  const cleanups = [() => player?.dispose(), () => replay?.dispose()];
+  const cleanups = [() => player?.dispose(), () => replay?.dispose(), () => server.close()];
   const current: Run = {
     server,
     reference,
@@ -179,7 +185,7 @@ function newRun(feed: Feed | null): {
   }
   run = current;
   viewer = new Viewer(ui.timeline);
-  viewer.connect(server);
+  void viewer.connect(server).then(showState);
   checkedAt = undefined;
   showMatch('pending');
   return { run: current, publish };
@@ -255,6 +261,8 @@ function showMatch(state: 'pending' | 'true' | 'false', text?: string): void {
 /** Once the run ended and the timeline caught up, compares it with the uninterrupted fold. */
 function checkMatch(): void {
   if (!run?.finished || !viewer?.connected || checkedAt !== undefined) return;
+  // Everything published is on the server, and the viewer has read it back.
+  if (!run.server.idle || viewer.lastSeq < run.server.lastSeq) return;
   if (viewer.inputs !== seenInputs) {
     seenInputs = viewer.inputs;
     quietFrames = 0;
@@ -316,27 +324,37 @@ ui.reconnect.addEventListener('click', () => {
   showMatch('pending');
   log('The connection dropped: nothing arrives for a moment.');
   showState();
-  setTimeout(() => {
+  setTimeout(async () => {
     if (run !== current || viewer !== client) return;
-    const { after, missed, replayed } = client.reconnect(current.server);
-    log(
-      `Reconnected after seq ${after}: live stream events withdrawn, ` +
-        `${missed} missed durable events and a replay of ${replayed} live stream events received.`,
-    );
+    const reconnection = client.reconnect(current.server);
     showState();
+    const { after, missed, replayed } = await reconnection;
+    if (run !== current || viewer !== client) return;
+    log(
+      `Reconnected with Last-Event-ID ${after}: live stream events withdrawn, ` +
+        `${missed} missed durable events and a replay of ${replayed} live stream events received over HTTP.`,
+    );
   }, OUTAGE_MS);
 });
-ui.history.addEventListener('click', () => {
-  if (!run) return;
+ui.history.addEventListener('click', async () => {
+  const current = run;
+  if (!current) return;
   viewer?.dispose();
-  viewer = new Viewer(ui.timeline);
-  const { pages, events } = viewer.loadHistory(run.server, HISTORY_PAGE);
+  const client = new Viewer(ui.timeline);
+  viewer = client;
   checkedAt = undefined;
   showMatch('pending');
-  log(
-    `Reloaded: ${events} durable events in ${pages} history pages (newest first), ` +
-      `then ${run.server.liveEvents} live stream events.`,
-  );
+  showState();
+  try {
+    const { pages, events } = await client.loadHistory(current.server, HISTORY_PAGE);
+    if (run !== current || viewer !== client) return;
+    log(
+      `Reloaded: ${events} durable events in ${pages} history pages (newest first) over HTTP, ` +
+        'then following live.',
+    );
+  } catch (error) {
+    log(`Loading history failed: ${error instanceof Error ? error.message : String(error)}`);
+  }
   showState();
 });
 ui.liveForm.addEventListener('submit', (event) => {

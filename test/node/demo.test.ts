@@ -4,8 +4,9 @@
  * through that provider's adapter gives the recorded durable events exactly. Then in
  * Chromium: `npm start`'s server (Vite, on a free loopback port), the page played to its end
  * at 100×, its final DOM checked (every call in its final stage, the withdrawn calls gone, the
- * error shown, the group counts), and the same final DOM after "reload as history", after a
- * reconnection mid-stream, through every provider, in the React page, and from a live
+ * error shown, the group counts), and the same final DOM after "reload as history" and after a
+ * reconnection mid-stream — both over HTTP against the dev server's `sessionHandler`, whose
+ * requests are checked — through every provider, in the React page, and from a live
  * endpoint (a fake OpenAI-compatible server on 127.0.0.1). Node only.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -170,7 +171,7 @@ function readTimeline(selector: string): Promise<Shown> {
 
 const skip = 'Deno' in globalThis ? 'starts Vite and Chromium (Node only)' : false;
 
-describe('the demo page in Chromium', { skip, timeout: 120_000 }, () => {
+describe('the demo page in Chromium', { skip, timeout: 300_000 }, () => {
   let vite: ChildProcess | undefined;
   let browser: Browser | undefined;
   let base = '';
@@ -227,13 +228,37 @@ describe('the demo page in Chromium', { skip, timeout: 120_000 }, () => {
     }
   });
 
+  /** A request the page sent to the dev server's session endpoint (/demo-sessions). */
+  interface SessionRequest {
+    method: string;
+    path: string;
+    sse: boolean;
+    lastEventId: string | undefined;
+    authorized: boolean;
+  }
+
   /** Opens a page of the demo; page errors fail the test that opened it. */
-  async function open(path: string): Promise<{ page: Page; errors: string[] }> {
+  async function open(
+    path: string,
+  ): Promise<{ page: Page; errors: string[]; requests: SessionRequest[] }> {
     const page = await (browser as Browser).newPage();
     const errors: string[] = [];
+    const requests: SessionRequest[] = [];
     page.on('pageerror', (error) => errors.push(String(error)));
+    page.on('request', (request) => {
+      const url = new URL(request.url());
+      if (!url.pathname.startsWith('/demo-sessions')) return;
+      const headers = request.headers();
+      requests.push({
+        method: request.method(),
+        path: url.pathname + url.search,
+        sse: (headers.accept ?? '').includes('text/event-stream'),
+        lastEventId: headers['last-event-id'],
+        authorized: /^Bearer \S+$/.test(headers.authorization ?? ''),
+      });
+    });
     await page.goto(new URL(path, base).href);
-    return { page, errors };
+    return { page, errors, requests };
   }
 
   async function finished(page: Page): Promise<void> {
@@ -276,9 +301,10 @@ describe('the demo page in Chromium', { skip, timeout: 120_000 }, () => {
     final = shown;
   });
 
-  it('"reload as history" rebuilds the same final DOM from durable events in pages', async () => {
-    const { page, errors } = await open('/?speed=100');
+  it('"reload as history" rebuilds the same final DOM from durable events in pages loaded over HTTP', async () => {
+    const { page, errors, requests } = await open('/?speed=100');
     await finished(page);
+    const before = requests.length;
     await page.click('#history');
     await page.waitForFunction(() => document.body.dataset.match !== 'pending');
     const shown = await page.evaluate(readTimeline, '#timeline');
@@ -289,11 +315,28 @@ describe('the demo page in Chromium', { skip, timeout: 120_000 }, () => {
     expect(match).to.equal('true');
     expect(log).to.match(/Reloaded: 34 durable events in 5 history pages/);
     expect(shown).to.deep.equal(final);
+    // The pages came from the dev server's sessionHandler (loadHistory), newest first, then
+    // the live end was followed after the newest seq (followSession with Last-Event-ID).
+    const reload = requests.slice(before);
+    const pages = reload.filter((request) => request.method === 'GET' && !request.sse);
+    expect(pages.map((request) => request.path.replace(/^.*\?/, ''))).to.deep.equal([
+      'limit=8',
+      'before=27&limit=8',
+      'before=19&limit=8',
+      'before=11&limit=8',
+      'before=3&limit=8',
+    ]);
+    expect(
+      pages.every((request) => /^\/demo-sessions\/[\w-]+\/events\?/.test(request.path)),
+    ).to.equal(true);
+    const follow = reload.filter((request) => request.sse);
+    expect(follow.map((request) => request.lastEventId)).to.deep.equal(['34']);
+    expect(reload.every((request) => request.authorized)).to.equal(true);
   });
 
   it('a reconnection in the middle of the write ends in the same DOM', async () => {
     // `until` pauses the replay 20 s in, with the 512 KiB write still streaming.
-    const { page, errors } = await open('/?speed=8&until=20000');
+    const { page, errors, requests } = await open('/?speed=8&until=20000');
     await page.waitForFunction(() => document.body.dataset.state === 'paused', {
       timeout: 30_000,
     });
@@ -311,6 +354,13 @@ describe('the demo page in Chromium', { skip, timeout: 120_000 }, () => {
     const replayed = Number(/a replay of (\d+) live stream events/.exec(log)?.[1]);
     expect(replayed).to.be.greaterThan(100);
     expect(shown).to.deep.equal(final);
+    // Both connections went to the dev server's event stream; the second resumed with
+    // Last-Event-ID = the seq the log reports. The events were published there by the page.
+    const after = /Reconnected with Last-Event-ID (\d+)/.exec(log)?.[1];
+    const streams = requests.filter((request) => request.sse);
+    expect(streams.map((request) => request.lastEventId)).to.deep.equal([undefined, after]);
+    expect(Number(after)).to.be.greaterThan(0);
+    expect(requests.some((request) => request.method === 'POST')).to.equal(true);
   });
 
   for (const source of [
