@@ -5,7 +5,10 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, normalize, relative, sep } from 'node:path';
 
-/** What each layer may import besides itself. `src/index.ts` is the public core API. */
+/**
+ * What each layer may import besides itself. `src/index.ts` is the public core API.
+ * @type {Record<string, string[]>}
+ */
 const ALLOWED = {
   'src/internal': [],
   'src/arguments': ['src/internal'],
@@ -80,7 +83,7 @@ export function forbiddenImports(root) {
       const from = layerOf(file);
       const text = readFileSync(join(root, file), 'utf8');
       for (const match of text.matchAll(IMPORT)) {
-        const spec = match[1] ?? match[2];
+        const spec = /** @type {string} */ (match[1] ?? match[2]);
         const target = relative('.', normalize(join(dirname(file), spec)));
         const to = layerOf(target);
         if (to === from) continue;

@@ -98,15 +98,18 @@ async function serve(dir) {
     response.writeHead(200, { 'content-type': types[extname(file)] ?? 'application/octet-stream' });
     response.end(readFileSync(file));
   });
-  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { server, url: `http://127.0.0.1:${server.address().port}/` };
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(undefined)));
+  const { port } = /** @type {import('node:net').AddressInfo} */ (server.address());
+  return { server, url: `http://127.0.0.1:${port}/` };
 }
 
 /** Runs in the page: the rows inside the timeline's groups, through their shadow roots. */
 function rowsOf() {
   const timeline = document.querySelector('tool-timeline');
-  const groups = [...(timeline?.shadowRoot?.querySelectorAll('tool-group') ?? [])];
-  return groups.flatMap((group) => [...(group.shadowRoot?.querySelectorAll('tool-row') ?? [])]);
+  const groups = Array.from(timeline?.shadowRoot?.querySelectorAll('tool-group') ?? []);
+  return groups.flatMap((group) =>
+    Array.from(group.shadowRoot?.querySelectorAll('tool-row') ?? []),
+  );
 }
 
 for (const app of apps) {

@@ -8,7 +8,7 @@ const candidates = () =>
   [process.env.CHROME_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'].filter(Boolean);
 
 export function chromiumPath() {
-  const found = candidates().find((path) => existsSync(path));
+  const found = candidates().find((path) => path !== undefined && existsSync(path));
   if (found) return found;
   const root = process.getuid?.() === 0;
   if (root && existsSync('/etc/debian_version')) {
@@ -16,7 +16,7 @@ export function chromiumPath() {
     const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
     execFileSync('apt-get', ['update', '-qq'], { stdio: 'inherit', env });
     execFileSync('apt-get', ['install', '-y', '-qq', 'chromium'], { stdio: 'inherit', env });
-    const installed = candidates().find((path) => existsSync(path));
+    const installed = candidates().find((path) => path !== undefined && existsSync(path));
     if (installed) return installed;
   }
   console.error(

@@ -10,7 +10,7 @@ const candidates = () =>
   );
 
 export function redisServerPath() {
-  const found = candidates().find((path) => existsSync(path));
+  const found = candidates().find((path) => path !== undefined && existsSync(path));
   if (found) return found;
   const root = process.getuid?.() === 0;
   if (root && existsSync('/etc/debian_version')) {
@@ -21,7 +21,7 @@ export function redisServerPath() {
       stdio: 'inherit',
       env,
     });
-    const installed = candidates().find((path) => existsSync(path));
+    const installed = candidates().find((path) => path !== undefined && existsSync(path));
     if (installed) return installed;
   }
   throw new Error(

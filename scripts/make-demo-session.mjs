@@ -176,6 +176,7 @@ const wait = (ms) => {
  * sized fragments) at its `pace` (ms between fragments: a range, or a function); `parallel`
  * calls name themselves in order, then their fragments interleave. `cutAfter` (ms after the
  * calls start) cuts the stream: it settles with no records. Returns the dispatched calls.
+ * @param {{ attemptId: string, reasoning?: string, text?: string, calls?: any[], parallel?: boolean, cutAfter?: number }} response
  */
 function respond({ attemptId, reasoning, text, calls = [], parallel = false, cutAfter }) {
   const messageId = id('msg_01', 22);
@@ -306,7 +307,7 @@ function spread(count, seconds) {
   const gaps = Array.from({ length: count }, () => -Math.log(1 - random()));
   const scale = (seconds * 1000) / gaps.reduce((sum, gap) => sum + gap, 0);
   let i = 0;
-  return () => gaps[i++ % count] * scale;
+  return () => /** @type {number} */ (gaps[i++ % count]) * scale;
 }
 
 const writeArgs = { file_path: 'src/greetings/table.ts', content: tableModule(contentBytes) };

@@ -1,10 +1,12 @@
 // Writes the recorded provider streams under test/fixtures/<provider>/: for each provider a
-// raw SSE body exactly as the provider's documented wire format sends it
-// (parallel-write.sse) and what a correct adapter must make of it
-// (parallel-write.expected.json: the blocks of each attempt's assistant/message, and the
-// tool results). Deterministic (seeded PRNG): rerunning it reproduces the files byte for byte.
+// raw SSE body as the provider's documented wire format sends it (parallel-write.sse) and
+// what a correct adapter must make of it (parallel-write.expected.json: the blocks of each
+// attempt's assistant/message, and the tool results). Deterministic (seeded PRNG): rerunning
+// it reproduces the files byte for byte (test/node/provider-fixtures.test.ts checks that the
+// committed files are what it writes).
 //
-//   node scripts/make-provider-fixtures.mjs [--kib 64]
+//   npm run fixtures:providers            # compiles the encoders, then runs this
+//   node scripts/make-provider-fixtures.mjs [--kib 64] [--out DIR]   # after tsc -p tsconfig.test.json
 //
 // One agent turn, the same for every provider: reasoning, text, two parallel calls (Read and
 // Bash; their argument fragments interleave where the provider allows it), text between
@@ -13,28 +15,63 @@
 // token-sized fragments that sometimes cut an escape (`\n`, `\"`) in half, as real models
 // do. Fragments never split a surrogate pair (providers cut at code points).
 //
-// Wire formats, from the providers' API references:
-// - OpenAI Chat Completions: `data: {chat.completion.chunk}` lines, `data: [DONE]` last;
-//   tool_calls deltas by `index`, `id`/`type`/`function.name` only in an index's first chunk.
-// - OpenAI Responses: `event: <type>` + `data: {type, sequence_number, …}`; output items
-//   (reasoning, message, function_call) with added/delta/done events, `response.completed`.
-// - Anthropic Messages: `event: <type>` + `data: {type, …}`; message_start,
-//   content_block_start/delta/stop (thinking, text, tool_use with input_json_delta),
-//   ping, message_delta, message_stop.
-// - AI SDK v5 UI message stream: `data: {UIMessageChunk}` lines, `data: [DONE]` last; one
-//   step per model call, tool outputs inside the step.
+// This script only decides what the model says. The wire formats are written by the demo's
+// typed encoders (examples/demo/encoders/*.ts, compiled into .build/ by tsconfig.test.json),
+// the one place each format is encoded: the turn becomes the stream events of a recorded
+// response (a ScriptAttempt) and each encoder writes it. The AI SDK stream is one run of
+// three steps, with the tools' outputs inside it (`tool-output-available`), as a server that
+// runs the tools sends it: the steps are encoded one by one and joined into one stream.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { seeded } from './seeded-random.mjs';
 
-const { values: options } = parseArgs({ options: { kib: { type: 'string', default: '64' } } });
+/** @typedef {import('../examples/demo/session-script.js').ScriptAttempt} ScriptAttempt */
+/** @typedef {ScriptAttempt['stream'][number]['event']} StreamEvent */
+/** @typedef {import('../src/events/types.js').MessageBlock} MessageBlock */
+/** @typedef {import('../src/events/types.js').ToolUseBlock} ToolUseBlock */
+/** @typedef {import('../examples/demo/encoders/timed-chunk.js').TimedChunk} TimedChunk */
+
+const { values: options } = parseArgs({
+  options: {
+    kib: { type: 'string', default: '64' },
+    out: { type: 'string', default: fileURLToPath(new URL('../test/fixtures/', import.meta.url)) },
+  },
+});
 const contentBytes = Number(options.kib) * 1024;
 if (!Number.isInteger(contentBytes) || contentBytes < 4096) {
   throw new Error(`--kib must give a whole number of bytes, at least 4 KiB; got ${options.kib}`);
 }
-const root = fileURLToPath(new URL('../test/fixtures/', import.meta.url));
+const root = options.out;
+
+/**
+ * Imports a compiled encoder module from .build/ (tsconfig.test.json compiles them).
+ * @param {string} file
+ * @returns {Promise<any>}
+ */
+async function compiled(file) {
+  const url = new URL(`../.build/examples/demo/encoders/${file}`, import.meta.url);
+  try {
+    return await import(url.href);
+  } catch (error) {
+    if (/** @type {{ code?: string }} */ (error).code !== 'ERR_MODULE_NOT_FOUND') throw error;
+    throw new Error(
+      `${fileURLToPath(url)} is missing: compile first (npx tsc -p tsconfig.test.json), or run npm run fixtures:providers`,
+    );
+  }
+}
+
+/** @type {typeof import('../examples/demo/encoders/openai-chat-completions.js')} */
+const chat = await compiled('openai-chat-completions.js');
+/** @type {typeof import('../examples/demo/encoders/openai-responses.js')} */
+const responses = await compiled('openai-responses.js');
+/** @type {typeof import('../examples/demo/encoders/anthropic-messages.js')} */
+const anthropic = await compiled('anthropic-messages.js');
+/** @type {typeof import('../examples/demo/encoders/ai-sdk-ui-stream.js')} */
+const aiSdk = await compiled('ai-sdk-ui-stream.js');
+/** @type {typeof import('../examples/demo/encoders/timed-chunk.js')} */
+const timed = await compiled('timed-chunk.js');
 
 const { between, pick, id, reseed } = seeded(0xf17c5);
 
@@ -71,8 +108,9 @@ const sentences = [
 
 /** A TypeScript module of exactly `bytes` UTF-8 bytes. */
 function moduleText(bytes) {
-  const parts = ['/**\n * greetings/table.ts: one greeting per supported locale.\n */\n\n'];
-  let size = Buffer.byteLength(parts[0]);
+  const header = '/**\n * greetings/table.ts: one greeting per supported locale.\n */\n\n';
+  const parts = [header];
+  let size = Buffer.byteLength(header);
   const footer = '\nexport default TABLE;\n';
   const limit = bytes - Buffer.byteLength(footer);
   for (let i = 1; ; i++) {
@@ -133,13 +171,11 @@ const turn = {
     'the source folder first, then write the new table in one go.',
   intro: "I'll read the current module and list the source folder first.",
   between: 'Both look as expected. Now I’ll write the new table — about 64 KiB of TypeScript.',
-  calls: [
-    { name: 'Read', args: { file_path: 'src/greetings/table.ts' } },
-    {
-      name: 'Bash',
-      args: { command: 'ls -la src/greetings', description: 'List the greeting sources' },
-    },
-  ],
+  read: { name: 'Read', args: { file_path: 'src/greetings/table.ts' } },
+  bash: {
+    name: 'Bash',
+    args: { command: 'ls -la src/greetings', description: 'List the greeting sources' },
+  },
   write: {
     name: 'Write',
     args: { file_path: 'src/greetings/table.ts', content: moduleText(contentBytes) },
@@ -170,9 +206,16 @@ function interleave(lists) {
   return out;
 }
 
-function write(provider, body, expected) {
+/**
+ * Writes one provider's stream and what its adapter must make of it.
+ * @param {string} provider
+ * @param {readonly TimedChunk[]} chunks
+ * @param {{ messageId: string, attempts: { blocks: MessageBlock[] }[], results: { callId: string, output: unknown }[] }} expected
+ */
+function write(provider, chunks, expected) {
   const dir = join(root, provider);
   mkdirSync(dir, { recursive: true });
+  const body = chunks.map((chunk) => chunk.data).join('');
   writeFileSync(join(dir, 'parallel-write.sse'), body);
   writeFileSync(
     join(dir, 'parallel-write.expected.json'),
@@ -182,377 +225,273 @@ function write(provider, body, expected) {
   console.log(`${provider}/parallel-write.sse: ${kib} KiB`);
 }
 
-const sse = (event, data) =>
-  event
-    ? `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`
-    : `data: ${JSON.stringify(data)}\n\n`;
+// ── The turn as recorded responses ──────────────────────────────────────────────────────
+
+/**
+ * A model response in the making, as the encoders read it: its stream events in order (each
+ * at its position), then, when done, its `assistant/message` and a `tool/call` per call.
+ * @param {string} attemptId
+ * @param {string} messageId
+ */
+function response(attemptId, messageId) {
+  /** @type {{ at: number, event: StreamEvent }[]} */
+  const stream = [];
+  /** @param {StreamEvent} event */
+  const push = (event) => stream.push({ at: stream.length, event });
+  return {
+    /**
+     * Block `block` of text (or reasoning) in word-sized deltas; `end: false` leaves it open
+     * (Chat Completions has one text block, continued after the calls).
+     * @param {number} block
+     * @param {string} text
+     * @param {{ reasoning?: boolean, end?: boolean }} [how]
+     */
+    text(block, text, { reasoning = false, end = true } = {}) {
+      for (const word of words_(text)) {
+        push({
+          type: 'stream/text-delta',
+          attemptId,
+          block,
+          text: word,
+          ...(reasoning ? { reasoning: true } : {}),
+        });
+      }
+      if (end) push({ type: 'stream/block-end', attemptId, block, text });
+    },
+    /**
+     * Call `call` as block `block`: a first delta naming it with no arguments (every
+     * provider announces a call before its arguments), then one thunk per argument fragment
+     * and one for its end, to be pushed in any interleaving.
+     * @param {number} block
+     * @param {string} callId
+     * @param {{ name: string, args: object }} call
+     * @param {number} max
+     * @returns {{ use: ToolUseBlock, steps: (() => void)[], end: () => void }}
+     */
+    call(block, callId, call, max) {
+      const { text, pieces } = streamedArgs(call.args, max);
+      push({ type: 'stream/tool-call-delta', attemptId, block, callId, name: call.name, args: '' });
+      return {
+        use: { type: 'tool-use', callId, name: call.name, argsText: text },
+        steps: pieces.map(
+          (args) => () => push({ type: 'stream/tool-call-delta', attemptId, block, callId, args }),
+        ),
+        end: () => push({ type: 'stream/block-end', attemptId, block, callId, text }),
+      };
+    },
+    /**
+     * The response ended normally with `blocks`; its calls are dispatched.
+     * @param {MessageBlock[]} blocks
+     * @returns {ScriptAttempt}
+     */
+    done(blocks) {
+      const at = stream.length;
+      /** @type {ScriptAttempt['records'][number][]} */
+      const records = [
+        { at, event: { type: 'assistant/message', seq: 0, messageId, attemptId, blocks } },
+      ];
+      for (const block of blocks) {
+        if (block.type !== 'tool-use') continue;
+        const { callId, name, argsText: args } = block;
+        records.push({ at, event: { type: 'tool/call', seq: 0, callId, name, args } });
+      }
+      return { attemptId, messageId, stream, end: at, finished: true, records };
+    },
+  };
+}
+
+/** @param {(() => void)[][]} lists */
+const run = (lists) => {
+  for (const step of interleave(lists)) step();
+};
 
 // ── OpenAI Chat Completions ─────────────────────────────────────────────────────────────
 
 function chatCompletions() {
   reseed(0xc4a7);
-  const completion = id('chatcmpl-', 29);
-  const created = 1754000000;
-  const chunk = (delta, finish = null) =>
-    sse(null, {
-      id: completion,
-      object: 'chat.completion.chunk',
-      created,
-      model: 'gpt-4.1-2025-04-14',
-      service_tier: 'default',
-      system_fingerprint: 'fp_b3f1157249',
-      choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }],
-    });
-  const calls = [...turn.calls, turn.write].map((call, index) => ({
-    index,
-    id: id('call_', 24),
-    name: call.name,
-    ...streamedArgs(call.args, call === turn.write ? 96 : 6),
-  }));
-  const out = [chunk({ role: 'assistant', content: '', refusal: null })];
-  for (const word of words_(turn.intro)) out.push(chunk({ content: word }));
-  const toolChunks = (call) => [
-    chunk({
-      tool_calls: [
-        {
-          index: call.index,
-          id: call.id,
-          type: 'function',
-          function: { name: call.name, arguments: '' },
-        },
-      ],
-    }),
-    ...call.pieces.map((piece) =>
-      chunk({ tool_calls: [{ index: call.index, function: { arguments: piece } }] }),
-    ),
-  ];
+  const messageId = id('chatcmpl-', 29);
+  const r = response('attempt-1', messageId);
+  // One text block, continued after the calls: Chat Completions has a single `content`.
+  r.text(0, turn.intro, { end: false });
   // Read and Bash interleave; text between them and the Write (a compatible server's habit:
   // OpenAI itself sends content first).
-  const [first, second] = [toolChunks(calls[0]), toolChunks(calls[1])];
-  out.push(first[0], second[0], ...interleave([first.slice(1), second.slice(1)]));
-  for (const word of words_(` ${turn.between}`)) out.push(chunk({ content: word }));
-  out.push(...toolChunks(calls[2]));
-  out.push(chunk({}, 'tool_calls'), 'data: [DONE]\n\n');
-  write('openai-chat-completions', out.join(''), {
-    messageId: completion,
-    attempts: [
-      {
-        blocks: [
-          { type: 'text', text: `${turn.intro} ${turn.between}` },
-          ...calls.map((c) => ({ type: 'tool-use', callId: c.id, name: c.name, argsText: c.text })),
-        ],
-      },
-    ],
-    results: [],
-  });
+  const read = r.call(1, id('call_', 24), turn.read, 6);
+  const bash = r.call(2, id('call_', 24), turn.bash, 6);
+  run([read.steps, bash.steps]);
+  r.text(0, ` ${turn.between}`, { end: false });
+  const writeCall = r.call(3, id('call_', 24), turn.write, 96);
+  run([writeCall.steps]);
+  /** @type {MessageBlock[]} */
+  const blocks = [
+    { type: 'text', text: `${turn.intro} ${turn.between}` },
+    read.use,
+    bash.use,
+    writeCall.use,
+  ];
+  write(
+    'openai-chat-completions',
+    chat.encodeOpenAIChatCompletions(r.done(blocks), {
+      model: 'gpt-4.1-2025-04-14',
+      created: 1754000000,
+    }),
+    { messageId, attempts: [{ blocks }], results: [] },
+  );
+}
+
+/**
+ * The turn as one response with separate blocks: reasoning, text, Read and Bash (their
+ * fragments interleaved), text, Write. Responses and Anthropic stream it alike (Anthropic's
+ * encoder sends blocks one after another).
+ * @param {string} messageId
+ * @param {() => string} callId
+ */
+function blocksTurn(messageId, callId) {
+  const r = response('attempt-1', messageId);
+  r.text(0, turn.reasoning, { reasoning: true });
+  r.text(1, turn.intro);
+  const read = r.call(2, callId(), turn.read, 6);
+  const bash = r.call(3, callId(), turn.bash, 6);
+  run([read.steps, bash.steps]);
+  read.end();
+  bash.end();
+  r.text(4, turn.between);
+  const writeCall = r.call(5, callId(), turn.write, 96);
+  run([writeCall.steps]);
+  writeCall.end();
+  /** @type {MessageBlock[]} */
+  const blocks = [
+    { type: 'reasoning', text: turn.reasoning },
+    { type: 'text', text: turn.intro },
+    read.use,
+    bash.use,
+    { type: 'text', text: turn.between },
+    writeCall.use,
+  ];
+  return { attempt: r.done(blocks), blocks };
 }
 
 // ── OpenAI Responses ────────────────────────────────────────────────────────────────────
 
-function responses() {
+function openAIResponses() {
   reseed(0x7e5b);
-  const response = id('resp_', 48);
-  let sequence = 0;
-  const event = (type, fields) => sse(type, { type, sequence_number: sequence++, ...fields });
-  const base = {
-    id: response,
-    object: 'response',
-    created_at: 1754000000,
-    model: 'gpt-5-2025-08-07',
-    parallel_tool_calls: true,
-    tool_choice: 'auto',
-  };
-  const out = [
-    event('response.created', { response: { ...base, status: 'in_progress', output: [] } }),
-    event('response.in_progress', { response: { ...base, status: 'in_progress', output: [] } }),
-  ];
-  const output = [];
-
-  const reasoning = { id: id('rs_', 48), type: 'reasoning', summary: [] };
-  out.push(event('response.output_item.added', { output_index: 0, item: reasoning }));
-  const summaryPart = { item_id: reasoning.id, output_index: 0, summary_index: 0 };
-  out.push(
-    event('response.reasoning_summary_part.added', {
-      ...summaryPart,
-      part: { type: 'summary_text', text: '' },
-    }),
+  const messageId = id('resp_', 48);
+  const { attempt, blocks } = blocksTurn(messageId, () => id('call_', 24));
+  write(
+    'openai-responses',
+    responses.encodeOpenAIResponses(attempt, { model: 'gpt-5-2025-08-07', created: 1754000000 }),
+    { messageId, attempts: [{ blocks }], results: [] },
   );
-  for (const word of words_(turn.reasoning)) {
-    out.push(event('response.reasoning_summary_text.delta', { ...summaryPart, delta: word }));
-  }
-  out.push(event('response.reasoning_summary_text.done', { ...summaryPart, text: turn.reasoning }));
-  out.push(
-    event('response.reasoning_summary_part.done', {
-      ...summaryPart,
-      part: { type: 'summary_text', text: turn.reasoning },
-    }),
-  );
-  const reasoningDone = { ...reasoning, summary: [{ type: 'summary_text', text: turn.reasoning }] };
-  output.push(reasoningDone);
-  out.push(event('response.output_item.done', { output_index: 0, item: reasoningDone }));
-
-  const message = (index, text) => {
-    const item = {
-      id: id('msg_', 48),
-      type: 'message',
-      status: 'in_progress',
-      content: [],
-      role: 'assistant',
-    };
-    const at = { item_id: item.id, output_index: index, content_index: 0 };
-    const part = { type: 'output_text', annotations: [], logprobs: [], text: '' };
-    out.push(event('response.output_item.added', { output_index: index, item }));
-    out.push(event('response.content_part.added', { ...at, part }));
-    for (const word of words_(text)) {
-      out.push(event('response.output_text.delta', { ...at, delta: word, logprobs: [] }));
-    }
-    out.push(event('response.output_text.done', { ...at, text, logprobs: [] }));
-    out.push(event('response.content_part.done', { ...at, part: { ...part, text } }));
-    const done = { ...item, status: 'completed', content: [{ ...part, text }] };
-    output.push(done);
-    out.push(event('response.output_item.done', { output_index: index, item: done }));
-  };
-  const functionCall = (index, call, max) => {
-    const item = {
-      id: id('fc_', 48),
-      type: 'function_call',
-      status: 'in_progress',
-      arguments: '',
-      call_id: id('call_', 24),
-      name: call.name,
-    };
-    const { text, pieces } = streamedArgs(call.args, max);
-    return {
-      item,
-      text,
-      added: event('response.output_item.added', { output_index: index, item }),
-      deltas: pieces.map(
-        (delta) => () =>
-          event('response.function_call_arguments.delta', {
-            item_id: item.id,
-            output_index: index,
-            delta,
-          }),
-      ),
-      done: () => {
-        const done = { ...item, status: 'completed', arguments: text };
-        output.push(done);
-        return [
-          event('response.function_call_arguments.done', {
-            item_id: item.id,
-            output_index: index,
-            arguments: text,
-          }),
-          event('response.output_item.done', { output_index: index, item: done }),
-        ];
-      },
-    };
-  };
-
-  message(1, turn.intro);
-  // Read and Bash are added together and their argument deltas interleave.
-  const read = functionCall(2, turn.calls[0], 6);
-  const bash = functionCall(3, turn.calls[1], 6);
-  out.push(read.added, bash.added);
-  for (const delta of interleave([read.deltas, bash.deltas])) out.push(delta());
-  out.push(...read.done(), ...bash.done());
-  message(4, turn.between);
-  const writeCall = functionCall(5, turn.write, 96);
-  out.push(writeCall.added);
-  for (const delta of writeCall.deltas) out.push(delta());
-  out.push(...writeCall.done());
-  out.push(
-    event('response.completed', {
-      response: {
-        ...base,
-        status: 'completed',
-        output,
-        usage: { input_tokens: 2311, output_tokens: 19042, total_tokens: 21353 },
-      },
-    }),
-  );
-  const calls = [read, bash, writeCall];
-  write('openai-responses', out.join(''), {
-    messageId: response,
-    attempts: [
-      {
-        blocks: [
-          { type: 'reasoning', text: turn.reasoning },
-          { type: 'text', text: turn.intro },
-          ...calls.slice(0, 2).map(toolUseBlock),
-          { type: 'text', text: turn.between },
-          toolUseBlock(writeCall),
-        ],
-      },
-    ],
-    results: [],
-  });
-  function toolUseBlock(call) {
-    return {
-      type: 'tool-use',
-      callId: call.item.call_id,
-      name: call.item.name,
-      argsText: call.text,
-    };
-  }
 }
 
 // ── Anthropic Messages ──────────────────────────────────────────────────────────────────
 
-function anthropic() {
+function anthropicMessages() {
   reseed(0xa17c);
-  const message = id('msg_01', 22);
-  const out = [
-    sse('message_start', {
-      type: 'message_start',
-      message: {
-        id: message,
-        type: 'message',
-        role: 'assistant',
-        model: 'claude-sonnet-4-5-20250929',
-        content: [],
-        stop_reason: null,
-        stop_sequence: null,
-        usage: {
-          input_tokens: 2311,
-          cache_creation_input_tokens: 0,
-          cache_read_input_tokens: 0,
-          output_tokens: 4,
-        },
-      },
+  const messageId = id('msg_01', 22);
+  const { attempt, blocks } = blocksTurn(messageId, () => id('toolu_01', 22));
+  write(
+    'anthropic-messages',
+    anthropic.encodeAnthropicMessages(attempt, {
+      model: 'claude-sonnet-4-5-20250929',
+      created: 1754000000,
     }),
-  ];
-  const blocks = [];
-  let index = 0;
-  const start = (content_block) =>
-    out.push(sse('content_block_start', { type: 'content_block_start', index, content_block }));
-  const delta = (d) => sse('content_block_delta', { type: 'content_block_delta', index, delta: d });
-  const stop = () => {
-    out.push(sse('content_block_stop', { type: 'content_block_stop', index }));
-    index += 1;
-  };
-
-  start({ type: 'thinking', thinking: '', signature: '' });
-  for (const word of words_(turn.reasoning))
-    out.push(delta({ type: 'thinking_delta', thinking: word }));
-  out.push(delta({ type: 'signature_delta', signature: id('Eq', 120) }));
-  stop();
-  blocks.push({ type: 'reasoning', text: turn.reasoning });
-  out.push(sse('ping', { type: 'ping' }));
-
-  const text = (value) => {
-    start({ type: 'text', text: '' });
-    for (const word of words_(value)) out.push(delta({ type: 'text_delta', text: word }));
-    stop();
-    blocks.push({ type: 'text', text: value });
-  };
-  const tool = (call, max) => {
-    const toolId = id('toolu_01', 22);
-    start({ type: 'tool_use', id: toolId, name: call.name, input: {} });
-    const { text: args, pieces } = streamedArgs(call.args, max);
-    out.push(delta({ type: 'input_json_delta', partial_json: '' }));
-    for (const piece of pieces) out.push(delta({ type: 'input_json_delta', partial_json: piece }));
-    stop();
-    blocks.push({ type: 'tool-use', callId: toolId, name: call.name, argsText: args });
-  };
-
-  // Anthropic streams content blocks one after another: parallel calls are consecutive.
-  text(turn.intro);
-  tool(turn.calls[0], 6);
-  tool(turn.calls[1], 6);
-  text(turn.between);
-  tool(turn.write, 96);
-  out.push(
-    sse('message_delta', {
-      type: 'message_delta',
-      delta: { stop_reason: 'tool_use', stop_sequence: null },
-      usage: { output_tokens: 19042 },
-    }),
-    sse('message_stop', { type: 'message_stop' }),
+    { messageId, attempts: [{ blocks }], results: [] },
   );
-  write('anthropic-messages', out.join(''), {
-    messageId: message,
-    attempts: [{ blocks }],
-    results: [],
-  });
 }
 
-// ── AI SDK v5 UI message stream ─────────────────────────────────────────────────────────
+// ── AI SDK UI message stream ────────────────────────────────────────────────────────────
 
-function aiSdk() {
+/**
+ * The chunk type of an encoded AI SDK chunk (`data: {"type": …}`), or `[DONE]`.
+ * @param {TimedChunk} chunk
+ * @returns {string}
+ */
+function chunkType(chunk) {
+  const data = chunk.data.slice('data: '.length).trim();
+  return data === '[DONE]' ? data : JSON.parse(data).type;
+}
+
+function aiSdkUIStream() {
   reseed(0xa15d);
   const messageId = id('msg-', 24);
-  const out = [sse(null, { type: 'start', messageId })];
-  const attempts = [];
+  /** @type {{ callId: string, output: unknown }[]} */
   const results = [];
-  const text = (value, reasoning = false) => {
-    const blockId = reasoning ? 'reasoning-0' : id('msg_', 48);
-    const kind = reasoning ? 'reasoning' : 'text';
-    out.push(sse(null, { type: `${kind}-start`, id: blockId }));
-    for (const word of words_(value))
-      out.push(sse(null, { type: `${kind}-delta`, id: blockId, delta: word }));
-    out.push(sse(null, { type: `${kind}-end`, id: blockId }));
-    return { type: kind, text: value };
-  };
-  const tool = (call, max) => {
-    const toolCallId = id('call_', 24);
-    const { text: args, pieces } = streamedArgs(call.args, max);
-    return {
-      toolCallId,
-      block: { type: 'tool-use', callId: toolCallId, name: call.name, argsText: args },
-      start: sse(null, { type: 'tool-input-start', toolCallId, toolName: call.name }),
-      deltas: pieces.map((inputTextDelta) =>
-        sse(null, { type: 'tool-input-delta', toolCallId, inputTextDelta }),
-      ),
-      available: sse(null, {
-        type: 'tool-input-available',
-        toolCallId,
-        toolName: call.name,
-        input: call.args,
-      }),
-    };
-  };
-  const output = (call, value) => {
-    out.push(
-      sse(null, { type: 'tool-output-available', toolCallId: call.toolCallId, output: value }),
-    );
-    results.push({ callId: call.toolCallId, output: value });
+  /** @type {{ blocks: MessageBlock[] }[]} */
+  const attempts = [];
+  /** @type {TimedChunk[]} */
+  const out = [];
+  /**
+   * One step of the run, encoded as one response; the run sends `start` once, the tools'
+   * outputs before each `finish-step`, and `finish` and `[DONE]` only at its end.
+   * @param {ScriptAttempt} attempt
+   * @param {MessageBlock[]} blocks
+   * @param {unknown[]} outputs
+   * @param {'first' | 'middle' | 'last'} place
+   */
+  const step = (attempt, blocks, outputs, place) => {
+    attempts.push({ blocks });
+    const uses = blocks.filter((block) => block.type === 'tool-use');
+    for (const chunk of aiSdk.encodeAISDKUIStream(attempt)) {
+      const type = chunkType(chunk);
+      if (type === 'start' && place !== 'first') continue;
+      if ((type === 'finish' || type === '[DONE]') && place !== 'last') continue;
+      if (type === 'finish-step') {
+        uses.forEach((use, i) => {
+          const output = outputs[i];
+          out.push({
+            at: chunk.at,
+            data: timed.sseMessage({
+              type: 'tool-output-available',
+              toolCallId: use.callId,
+              output,
+            }),
+          });
+          results.push({ callId: use.callId, output });
+        });
+      }
+      out.push(chunk);
+    }
   };
 
   // Step 1: reasoning, text, Read and Bash in parallel (deltas interleaved), both run.
-  out.push(sse(null, { type: 'start-step' }));
-  const step1 = [text(turn.reasoning, true), text(turn.intro)];
-  const read = tool(turn.calls[0], 6);
-  const bash = tool(turn.calls[1], 6);
-  out.push(
-    read.start,
-    bash.start,
-    ...interleave([read.deltas, bash.deltas]),
-    read.available,
-    bash.available,
-  );
-  output(read, turn.results[0]);
-  output(bash, turn.results[1]);
-  out.push(sse(null, { type: 'finish-step' }));
-  attempts.push({ blocks: [...step1, read.block, bash.block] });
+  const first = response('step-1', messageId);
+  first.text(0, turn.reasoning, { reasoning: true });
+  first.text(1, turn.intro);
+  const read = first.call(2, id('call_', 24), turn.read, 6);
+  const bash = first.call(3, id('call_', 24), turn.bash, 6);
+  run([read.steps, bash.steps]);
+  read.end();
+  bash.end();
+  /** @type {MessageBlock[]} */
+  const step1 = [
+    { type: 'reasoning', text: turn.reasoning },
+    { type: 'text', text: turn.intro },
+    read.use,
+    bash.use,
+  ];
+  step(first.done(step1), step1, turn.results.slice(0, 2), 'first');
 
   // Step 2: text, then the large Write.
-  out.push(sse(null, { type: 'start-step' }));
-  const step2 = [text(turn.between)];
-  const writeCall = tool(turn.write, 96);
-  out.push(writeCall.start, ...writeCall.deltas, writeCall.available);
-  output(writeCall, turn.results[2]);
-  out.push(sse(null, { type: 'finish-step' }));
-  attempts.push({ blocks: [...step2, writeCall.block] });
+  const second = response('step-2', messageId);
+  second.text(0, turn.between);
+  const writeCall = second.call(1, id('call_', 24), turn.write, 96);
+  run([writeCall.steps]);
+  writeCall.end();
+  /** @type {MessageBlock[]} */
+  const step2 = [{ type: 'text', text: turn.between }, writeCall.use];
+  step(second.done(step2), step2, turn.results.slice(2), 'middle');
 
   // Step 3: the closing text.
-  out.push(sse(null, { type: 'start-step' }));
-  attempts.push({ blocks: [text(turn.outro)] });
-  out.push(sse(null, { type: 'finish-step' }), sse(null, { type: 'finish' }), 'data: [DONE]\n\n');
-  write('ai-sdk-ui-stream', out.join(''), { messageId, attempts, results });
+  const third = response('step-3', messageId);
+  third.text(0, turn.outro);
+  /** @type {MessageBlock[]} */
+  const step3 = [{ type: 'text', text: turn.outro }];
+  step(third.done(step3), step3, [], 'last');
+
+  write('ai-sdk-ui-stream', out, { messageId, attempts, results });
 }
 
 chatCompletions();
-responses();
-anthropic();
-aiSdk();
+openAIResponses();
+anthropicMessages();
+aiSdkUIStream();

@@ -214,12 +214,13 @@ const pieces = fragments(argsText);
 const gaps = pieces.map(() => -Math.log(1 - random()) * (random() < 0.004 ? 60 : 1));
 const scale = 7600 / gaps.reduce((sum, gap) => sum + gap, 0);
 const ids = { attemptId: 'a1', block: 0, callId: 'call_1' };
+/** @type {{ at: number, event: Record<string, unknown> }[]} */
 const lines = [
   { at: 420, event: { type: 'stream/tool-call-delta', ...ids, name: 'write', args: '' } },
 ];
 let clock = 420;
 for (const [i, args] of pieces.entries()) {
-  clock += gaps[i] * scale;
+  clock += /** @type {number} */ (gaps[i]) * scale;
   lines.push({ at: Math.round(clock), event: { type: 'stream/tool-call-delta', ...ids, args } });
 }
 const end = Math.round(clock);

@@ -34,6 +34,11 @@ const layers = {
       args: ['-p', 'tsconfig.build-node.json', '--noEmit'],
     },
     { name: 'typecheck', cmd: bin('tsc'), args: ['-p', 'tsconfig.json'] },
+    {
+      name: 'typecheck (scripts, checkJs)',
+      cmd: bin('tsc'),
+      args: ['-p', 'tsconfig.scripts.json'],
+    },
     { name: 'lint', cmd: bin('biome'), args: ['check', '.'] },
     { name: 'layers', cmd: process.execPath, args: ['scripts/check-layers.mjs'] },
   ],
@@ -125,7 +130,7 @@ for (const step of steps) {
     const plain = output.replace(ansi, '');
     const lastNumber = (re) => {
       const all = [...plain.matchAll(new RegExp(re.source, `${re.flags.replace('g', '')}g`))];
-      return all.length ? Number(all.at(-1)[1]) : 0;
+      return all.length ? Number(all.at(-1)?.[1]) : 0;
     };
     passed += lastNumber(step.count[0]);
     failed += lastNumber(step.count[1]);

@@ -1,5 +1,12 @@
 import type { ScriptAttempt } from '../session-script.js';
-import { firstAt, hasCalls, MODEL, sseMessage, type TimedChunk } from './timed-chunk.js';
+import {
+  demoResponse,
+  firstAt,
+  hasCalls,
+  type ResponseConstants,
+  sseMessage,
+  type TimedChunk,
+} from './timed-chunk.js';
 
 /**
  * A recorded response as the Anthropic Messages API streams it: `message_start`, one content
@@ -10,7 +17,10 @@ import { firstAt, hasCalls, MODEL, sseMessage, type TimedChunk } from './timed-c
  * Anthropic never interleaves blocks, so calls recorded in parallel are sent one after the
  * other: the events keep their time slots and are reordered by block.
  */
-export function encodeAnthropicMessages(attempt: ScriptAttempt): TimedChunk[] {
+export function encodeAnthropicMessages(
+  attempt: ScriptAttempt,
+  constants: ResponseConstants = demoResponse,
+): TimedChunk[] {
   const out: TimedChunk[] = [];
   const send = (at: number, type: string, fields: Record<string, unknown>) =>
     out.push({ at, data: sseMessage({ type, ...fields }, type) });
@@ -19,7 +29,7 @@ export function encodeAnthropicMessages(attempt: ScriptAttempt): TimedChunk[] {
       id: attempt.messageId,
       type: 'message',
       role: 'assistant',
-      model: MODEL,
+      model: constants.model,
       content: [],
       stop_reason: null,
       stop_sequence: null,

@@ -1,5 +1,12 @@
 import type { ScriptAttempt } from '../session-script.js';
-import { firstAt, hasCalls, MODEL, sseMessage, type TimedChunk } from './timed-chunk.js';
+import {
+  demoResponse,
+  firstAt,
+  hasCalls,
+  type ResponseConstants,
+  sseMessage,
+  type TimedChunk,
+} from './timed-chunk.js';
 
 /**
  * A recorded response as OpenAI Chat Completions streams it: `data: {chat.completion.chunk}`
@@ -8,7 +15,10 @@ import { firstAt, hasCalls, MODEL, sseMessage, type TimedChunk } from './timed-c
  * chunk with `finish_reason` and `data: [DONE]`. Parallel calls keep their recorded
  * interleaving, as compatible servers send it. A cut response stops before `finish_reason`.
  */
-export function encodeOpenAIChatCompletions(attempt: ScriptAttempt): TimedChunk[] {
+export function encodeOpenAIChatCompletions(
+  attempt: ScriptAttempt,
+  constants: ResponseConstants = demoResponse,
+): TimedChunk[] {
   const out: TimedChunk[] = [];
   const chunk = (at: number, delta: Record<string, unknown>, finish: string | null = null) =>
     out.push({
@@ -16,8 +26,8 @@ export function encodeOpenAIChatCompletions(attempt: ScriptAttempt): TimedChunk[
       data: sseMessage({
         id: attempt.messageId,
         object: 'chat.completion.chunk',
-        created: 1796029200,
-        model: MODEL,
+        created: constants.created,
+        model: constants.model,
         choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }],
       }),
     });

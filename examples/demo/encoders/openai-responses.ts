@@ -1,5 +1,11 @@
 import type { ScriptAttempt } from '../session-script.js';
-import { firstAt, MODEL, sseMessage, type TimedChunk } from './timed-chunk.js';
+import {
+  demoResponse,
+  firstAt,
+  type ResponseConstants,
+  sseMessage,
+  type TimedChunk,
+} from './timed-chunk.js';
 
 type Item = Record<string, unknown> & { id: string; type: string };
 
@@ -11,7 +17,10 @@ type Item = Record<string, unknown> & { id: string; type: string };
  * interleaving (events carry their `output_index`). A cut response stops before
  * `response.completed`.
  */
-export function encodeOpenAIResponses(attempt: ScriptAttempt): TimedChunk[] {
+export function encodeOpenAIResponses(
+  attempt: ScriptAttempt,
+  constants: ResponseConstants = demoResponse,
+): TimedChunk[] {
   const out: TimedChunk[] = [];
   let sequence = 0;
   const send = (at: number, type: string, fields: Record<string, unknown>) =>
@@ -19,8 +28,8 @@ export function encodeOpenAIResponses(attempt: ScriptAttempt): TimedChunk[] {
   const response = {
     id: attempt.messageId,
     object: 'response',
-    created_at: 1796029200,
-    model: MODEL,
+    created_at: constants.created,
+    model: constants.model,
     parallel_tool_calls: true,
   };
   const start = firstAt(attempt);

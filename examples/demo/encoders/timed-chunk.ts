@@ -7,8 +7,21 @@ export interface TimedChunk {
   readonly data: string;
 }
 
-/** Writes one recorded model response in a provider's wire format. */
-export type Encoder = (attempt: ScriptAttempt) => TimedChunk[];
+/**
+ * What a response says besides the recording: the model's name and, where the format has
+ * it, the creation time (s since the epoch). The demo's own values are `demoResponse`; the
+ * fixture generator (`scripts/make-provider-fixtures.mjs`) passes a real model's.
+ */
+export interface ResponseConstants {
+  readonly model: string;
+  readonly created: number;
+}
+
+/**
+ * Writes one recorded model response in a provider's wire format. The demo and the fixture
+ * generator share these encoders: each wire format is written in one typed place.
+ */
+export type Encoder = (attempt: ScriptAttempt, response?: ResponseConstants) => TimedChunk[];
 
 /** An SSE message: `data: <JSON>`, preceded by `event: <name>` when given. */
 export function sseMessage(data: unknown, event?: string): string {
@@ -18,6 +31,9 @@ export function sseMessage(data: unknown, event?: string): string {
 
 /** The response's model name in every encoded format (the recording is provider-neutral). */
 export const MODEL = 'callfold-demo-1';
+
+/** The demo's response constants: its model and a fixed creation time. */
+export const demoResponse: ResponseConstants = { model: MODEL, created: 1796029200 };
 
 /** Whether the response dispatched any tool call (its stop reason). */
 export function hasCalls(attempt: ScriptAttempt): boolean {
