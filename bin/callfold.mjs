@@ -1,11 +1,11 @@
 #!/usr/bin/env node
-// The `callfold` command. The CLI itself is compiled from src/schema/probe/cli.ts into
+// The `callfold` command. The CLI itself is compiled from src/cli/cli.ts into
 // dist/ (`npm run build`); this file only hands it Node's process, streams and file system.
 import { writeFile } from 'node:fs/promises';
 
 let cli;
 try {
-  cli = await import('../dist/src/schema/probe/cli.js');
+  cli = await import('../dist/src/cli/cli.js');
 } catch (error) {
   if (error?.code !== 'ERR_MODULE_NOT_FOUND') throw error;
   process.stderr.write('callfold: dist/ is missing or stale; run `npm run build` first.\n');

@@ -27,6 +27,10 @@ const ALLOWED = {
   ],
   'src/providers': ['src/events', 'src/internal'],
   'src/schema': ['src/events', 'src/internal'],
+  // The `callfold` command: it writes requests with the schema module and reads responses
+  // through the provider adapters (the one reader of each wire format). Nothing imports it
+  // but bin/callfold.mjs.
+  'src/cli': ['src/providers', 'src/schema', 'src/events', 'src/internal'],
   // The server hosts sessions: events, the fold and adapters; nothing imports it but its own
   // entries (callfold/server, callfold/server/file, callfold/server/redis).
   'src/server': [

@@ -138,11 +138,7 @@ test('the published code carries no dev-mode instrumentation: no DEV_MODE guard,
   };
   walk(installed);
   assert.deepEqual(carrying, [], 'published files mention DEV_MODE or a probe');
-  assert.ok(
-    !packed.files.some(
-      (path) => /\/(probe|dev-mode)\.(js|d\.ts)$/.test(path) && !path.includes('/schema/'),
-    ),
-  );
+  assert.ok(!packed.files.some((path) => /\/(probe|dev-mode)\.(js|d\.ts)$/.test(path)));
 });
 
 const streamingConsumer = `

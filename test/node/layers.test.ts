@@ -72,6 +72,18 @@ describe('the layer check', () => {
       'elements/internal → src/groups',
     ],
     [
+      'the schema importing the CLI (the probe moved out of src/schema)',
+      'src/schema/define-tool.ts',
+      "import '../cli/probe/run-probe.js';",
+      'src/schema → src/cli',
+    ],
+    [
+      'the CLI importing the fold (it reads responses through the adapters only)',
+      'src/cli/probe/first-call.ts',
+      "import '../../rx/assemble.js';",
+      'src/cli → src/rx',
+    ],
+    [
       'the core importing the server',
       'src/rx/assemble.ts',
       "import '../server/index.js';",

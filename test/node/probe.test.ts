@@ -10,9 +10,9 @@ import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
-import { type CliIo, main } from '../../src/schema/probe/cli.js';
-import type { ProbeReport } from '../../src/schema/probe/report.js';
-import { builtinVariant, type VariantName, variantNames } from '../../src/schema/probe/variants.js';
+import { type CliIo, main } from '../../src/cli/cli.js';
+import type { ProbeReport } from '../../src/cli/probe/report.js';
+import { builtinVariant, type VariantName, variantNames } from '../../src/cli/probe/variants.js';
 
 const skip = 'Deno' in globalThis ? 'needs a loopback server (Node only)' : false;
 const key = 'sk-test-0123456789-do-not-print';
@@ -617,7 +617,7 @@ describe('callfold probe when requests keep failing', { skip }, () => {
 
 describe('bin/callfold.mjs', { skip }, () => {
   const root = fileURLToPath(new URL('../../..', import.meta.url));
-  const built = existsSync(`${root}/dist/src/schema/probe/cli.js`);
+  const built = existsSync(`${root}/dist/src/cli/cli.js`);
 
   it('prints the probe help from the built package', {
     skip: built ? false : 'run npm run build first',

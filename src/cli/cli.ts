@@ -1,8 +1,8 @@
-import { parseFlags, readSettings, UsageError, usage } from './cli-options.js';
-import type { ProbeFetch } from './host.js';
-import { formatProgress } from './progress.js';
-import { formatProbeTable, type ProbeReport } from './report.js';
-import { type ProbeProgress, runProbe } from './run-probe.js';
+import { parseFlags, readSettings, UsageError, usage } from './probe/cli-options.js';
+import type { ProbeFetch } from './probe/host.js';
+import { formatProgress } from './probe/progress.js';
+import { formatProbeTable, type ProbeReport } from './probe/report.js';
+import { type ProbeProgress, runProbe } from './probe/run-probe.js';
 
 /**
  * What the CLI needs from its host; `bin/callfold.mjs` passes Node's. Everything the CLI

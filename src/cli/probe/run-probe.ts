@@ -1,5 +1,5 @@
-import type { BuiltinToolName } from '../builtin-tools.js';
-import type { ObjectJsonSchema } from '../json-schema.js';
+import type { BuiltinToolName } from '../../schema/builtin-tools.js';
+import type { ObjectJsonSchema } from '../../schema/json-schema.js';
 import { anthropicWire } from './anthropic-wire.js';
 import { attempt } from './attempt.js';
 import { hostFetch, type ProbeFetch } from './host.js';

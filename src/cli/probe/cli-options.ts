@@ -1,4 +1,4 @@
-import { type BuiltinToolName, builtinTools } from '../builtin-tools.js';
+import { type BuiltinToolName, builtinTools } from '../../schema/builtin-tools.js';
 import { wires } from './run-probe.js';
 import { type VariantName, variantNames } from './variants.js';
 import type { ProviderName, ToolChoice } from './wire.js';

@@ -1,7 +1,8 @@
-import { SSEDecoder } from '../../events/sse-decoder.js';
-import { abortController, type ProbeFetch, type ProbeResponse, utf8Decoder } from './host.js';
+import { errorMessage } from '../../providers/provider-stream-error.js';
+import { observe } from './first-call.js';
+import { abortController, type ProbeFetch, type ProbeResponse } from './host.js';
 import type { SampleOutcome } from './report.js';
-import { errorMessage, type Observation, StreamError, type Wire } from './wire.js';
+import { type Observation, StreamError, type Wire } from './wire.js';
 
 /** What one attempt came to: an outcome to record, a reason to retry, or a reason to stop. */
 export type Attempt =
@@ -95,28 +96,9 @@ function outcomeError(error: string): Attempt {
   return { kind: 'outcome', outcome: { kind: 'error', error } };
 }
 
-/** Reads events until the observation is known, then cancels the rest. */
 async function read(response: ProbeResponse, wire: Wire): Promise<Observation> {
   if (response.body === null) throw new StreamError('the response has no body', false);
-  const reader = response.body.getReader();
-  const decoder = utf8Decoder();
-  const sse = new SSEDecoder();
-  const stream = wire.reader();
-  let finished = false;
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      finished = done;
-      const events = sse.push(done ? decoder.decode() : decoder.decode(value, { stream: true }));
-      for (const event of events) {
-        const observation = stream.event(event);
-        if (observation !== undefined) return observation;
-      }
-      if (done) return stream.end();
-    }
-  } finally {
-    if (!finished) reader.cancel().catch(() => undefined);
-  }
+  return observe(response.body, wire);
 }
 
 /** `retry-after-ms` (OpenAI), else `retry-after` in seconds or as an HTTP date. */
@@ -133,13 +115,13 @@ function retryAfter(response: ProbeResponse, now: number): number | undefined {
 
 /** An error body's message (`{ error: { message } }`), else its first 200 characters. */
 function describeBody(text: string): string {
-  let message: string | undefined;
+  let message = '';
   try {
-    message = errorMessage(JSON.parse(text));
+    message = errorMessage(JSON.parse(text), '');
   } catch {
-    message = undefined;
+    message = '';
   }
-  const shown = (message ?? text).replace(/\s+/g, ' ').trim();
+  const shown = (message || text).replace(/\s+/g, ' ').trim();
   if (shown === '') return '(empty body)';
   return shown.length > 200 ? `${shown.slice(0, 200)}…` : shown;
 }

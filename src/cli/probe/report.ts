@@ -1,5 +1,5 @@
-import type { BuiltinToolName } from '../builtin-tools.js';
-import type { ObjectJsonSchema } from '../json-schema.js';
+import type { BuiltinToolName } from '../../schema/builtin-tools.js';
+import type { ObjectJsonSchema } from '../../schema/json-schema.js';
 import { type VariantName, variantRows } from './variants.js';
 import type { ProviderName, ToolChoice } from './wire.js';
 

@@ -1,14 +1,14 @@
 import { expect } from 'chai';
-import { builtinTools } from '../../src/schema/builtin-tools.js';
-import { type CliIo, main } from '../../src/schema/probe/cli.js';
-import { formatProgress } from '../../src/schema/probe/progress.js';
+import { type CliIo, main } from '../../src/cli/cli.js';
+import { formatProgress } from '../../src/cli/probe/progress.js';
 import {
   formatCell,
   formatProbeTable,
   type ProbeCell,
   type ProbeReport,
-} from '../../src/schema/probe/report.js';
-import { builtinVariant, variantNames } from '../../src/schema/probe/variants.js';
+} from '../../src/cli/probe/report.js';
+import { builtinVariant, variantNames } from '../../src/cli/probe/variants.js';
+import { builtinTools } from '../../src/schema/builtin-tools.js';
 import { describe, it } from '../harness.js';
 
 const order = (tool: keyof typeof builtinTools, variant: (typeof variantNames)[number]) => {

@@ -16,16 +16,12 @@ export interface AbortSignalLike {
   readonly aborted: boolean;
 }
 
-export interface ByteReader {
-  read(): Promise<{ done: boolean; value?: Uint8Array }>;
-  cancel(reason?: unknown): Promise<void>;
-}
-
 export interface ProbeResponse {
   readonly status: number;
   readonly statusText: string;
   readonly headers: { get(name: string): string | null };
-  readonly body: { getReader(): ByteReader } | null;
+  /** Read by the provider's adapter (any runtime's `ReadableStream` of bytes). */
+  readonly body: ReadableStream<Uint8Array> | null;
   text(): Promise<string>;
 }
 
@@ -36,14 +32,9 @@ interface AbortControllerLike {
   abort(reason?: unknown): void;
 }
 
-interface TextDecoderLike {
-  decode(input?: Uint8Array, options?: { stream?: boolean }): string;
-}
-
 interface Host {
   fetch?: ProbeFetch;
   AbortController: new () => AbortControllerLike;
-  TextDecoder: new (label?: string) => TextDecoderLike;
 }
 
 const host = globalThis as unknown as Host;
@@ -57,8 +48,4 @@ export function hostFetch(): ProbeFetch {
 
 export function abortController(): AbortControllerLike {
   return new host.AbortController();
-}
-
-export function utf8Decoder(): TextDecoderLike {
-  return new host.TextDecoder('utf-8');
 }

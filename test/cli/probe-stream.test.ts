@@ -1,10 +1,12 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
-import { SSEDecoder } from '../../src/events/sse-decoder.js';
-import { anthropicWire } from '../../src/schema/probe/anthropic-wire.js';
-import { FirstKeyScanner } from '../../src/schema/probe/first-key.js';
-import { openAIWire } from '../../src/schema/probe/openai-wire.js';
-import { type Observation, StreamError, type Wire } from '../../src/schema/probe/wire.js';
+import { lastValueFrom, toArray } from 'rxjs';
+import { anthropicWire } from '../../src/cli/probe/anthropic-wire.js';
+import { observe as observeStream } from '../../src/cli/probe/first-call.js';
+import { FirstKeyScanner } from '../../src/cli/probe/first-key.js';
+import { openAIWire } from '../../src/cli/probe/openai-wire.js';
+import { type Observation, StreamError, type Wire } from '../../src/cli/probe/wire.js';
+import { fromOpenAIChatCompletions } from '../../src/providers/openai-chat-completions.js';
 import { cutAt } from '../events/arbitraries.js';
 import { describe, it } from '../harness.js';
 
@@ -52,16 +54,13 @@ describe('FirstKeyScanner', () => {
   });
 });
 
-/** Feeds raw SSE text to a wire's reader; the observation, or the StreamError thrown. */
-function observe(wire: Wire, text: string): Observation | StreamError | 'undecided' {
-  const decoder = new SSEDecoder();
-  const reader = wire.reader();
+/**
+ * Reads raw SSE text through the wire's adapter, as the probe reads a response body: the
+ * observation, or the StreamError thrown.
+ */
+async function observe(wire: Wire, text: string): Promise<Observation | StreamError> {
   try {
-    for (const event of decoder.push(text)) {
-      const observation = reader.event(event);
-      if (observation !== undefined) return observation;
-    }
-    return reader.end();
+    return await observeStream(text, wire);
   } catch (error) {
     if (error instanceof StreamError) return error;
     throw error;
@@ -72,7 +71,7 @@ const openAIChunk = (delta: object) =>
   `data: ${JSON.stringify({ id: 'c', object: 'chat.completion.chunk', choices: [{ index: 0, delta, finish_reason: null }] })}\n\n`;
 
 describe('the OpenAI Chat Completions reader', () => {
-  it('reads the first call first key from argument fragments, the name from any chunk', () => {
+  it('reads the first call first key from argument fragments, the name from any chunk', async () => {
     const text =
       openAIChunk({ role: 'assistant', content: null }) +
       openAIChunk({
@@ -80,14 +79,14 @@ describe('the OpenAI Chat Completions reader', () => {
       }) +
       openAIChunk({ tool_calls: [{ index: 0, function: { name: 'bash', arguments: '{"desc' } }] }) +
       openAIChunk({ tool_calls: [{ index: 0, function: { arguments: 'ription": "List' } }] });
-    expect(observe(openAIWire, text)).to.deep.equal({
+    expect(await observe(openAIWire, text)).to.deep.equal({
       kind: 'call',
       name: 'bash',
       firstKey: 'description',
     });
   });
 
-  it('follows the first index when parallel calls interleave', () => {
+  it('follows the first index when parallel calls interleave', async () => {
     const text =
       openAIChunk({
         tool_calls: [{ index: 0, id: 'a', function: { name: 'write', arguments: '{"con' } }],
@@ -98,51 +97,91 @@ describe('the OpenAI Chat Completions reader', () => {
         ],
       }) +
       openAIChunk({ tool_calls: [{ index: 0, function: { arguments: 'tent":"' } }] });
-    expect(observe(openAIWire, text)).to.deep.equal({
+    expect(await observe(openAIWire, text)).to.deep.equal({
       kind: 'call',
       name: 'write',
       firstKey: 'content',
     });
   });
 
-  it('reports no call for a text answer, and a call with no key for {}', () => {
+  it('reports no call for a text answer, and a call with no key for {}', async () => {
     expect(
-      observe(openAIWire, openAIChunk({ content: 'I cannot.' }) + 'data: [DONE]\n\n'),
+      await observe(openAIWire, openAIChunk({ content: 'I cannot.' }) + 'data: [DONE]\n\n'),
     ).to.deep.equal({
       kind: 'no-call',
     });
     const empty = openAIChunk({
       tool_calls: [{ index: 0, id: 'a', function: { name: 'read', arguments: '{}' } }],
     });
-    expect(observe(openAIWire, empty)).to.deep.equal({
+    expect(await observe(openAIWire, empty)).to.deep.equal({
       kind: 'call',
       name: 'read',
       firstKey: null,
     });
   });
 
-  it('accepts arguments sent as an object in one piece', () => {
+  it('accepts arguments sent as an object in one piece', async () => {
     const text = openAIChunk({
       tool_calls: [
         { index: 0, id: 'a', function: { name: 'read', arguments: { file_path: '/x' } } },
       ],
     });
-    expect(observe(openAIWire, text)).to.deep.equal({
+    expect(await observe(openAIWire, text)).to.deep.equal({
       kind: 'call',
       name: 'read',
       firstKey: 'file_path',
     });
   });
 
-  it('fails on a malformed chunk (not retryable) and on an error event (retryable)', () => {
-    const malformed = observe(
+  it('agrees with the adapter on what was called and its first key, `function.arguments` as an object included (they disagreed before: the probe read the object, the adapter dispatched "{}")', async () => {
+    const cases: unknown[][] = [
+      ['{"file_path":', '"/x", "limit": 3}'],
+      [{ file_path: '/x', limit: 3 }],
+      [{ limit: 3, file_path: '/x' }],
+      [{}],
+      ['{', '}'],
+    ];
+    for (const pieces of cases) {
+      const text =
+        pieces
+          .map((args, i) =>
+            openAIChunk({
+              tool_calls: [
+                i === 0
+                  ? {
+                      index: 0,
+                      id: 'a',
+                      type: 'function',
+                      function: { name: 'read', arguments: args },
+                    }
+                  : { index: 0, function: { arguments: args } },
+              ],
+            }),
+          )
+          .join('') +
+        `data: ${JSON.stringify({ id: 'c', choices: [{ index: 0, delta: {}, finish_reason: 'tool_calls' }] })}\n\n` +
+        'data: [DONE]\n\n';
+      const events = await lastValueFrom(fromOpenAIChatCompletions(text).pipe(toArray()));
+      const call = events.find((event) => event.type === 'tool/call');
+      if (call?.type !== 'tool/call') throw new Error(`no call dispatched for ${text}`);
+      const args = typeof call.args === 'string' ? JSON.parse(call.args) : call.args;
+      expect(await observe(openAIWire, text), JSON.stringify(pieces)).to.deep.equal({
+        kind: 'call',
+        name: call.name,
+        firstKey: Object.keys(args)[0] ?? null,
+      });
+    }
+  });
+
+  it('fails on a malformed chunk (not retryable) and on an error event (retryable)', async () => {
+    const malformed = await observe(
       openAIWire,
       `${openAIChunk({ role: 'assistant' })}data: {"choices": [\n\n`,
     );
     expect(malformed).to.be.instanceOf(StreamError);
     expect((malformed as StreamError).retryable).to.equal(false);
     expect((malformed as StreamError).message).to.match(/^malformed chunk/);
-    const failed = observe(openAIWire, 'data: {"error":{"message":"overloaded"}}\n\n');
+    const failed = await observe(openAIWire, 'data: {"error":{"message":"overloaded"}}\n\n');
     expect((failed as StreamError).retryable).to.equal(true);
     expect((failed as StreamError).message).to.equal('error event: overloaded');
   });
@@ -190,7 +229,7 @@ describe('the Anthropic Messages reader', () => {
     anthropicEvent('content_block_stop', { index: 0 }) +
     anthropicEvent('ping', {});
 
-  it('reads the first tool_use block first key from input_json_delta fragments', () => {
+  it('reads the first tool_use block first key from input_json_delta fragments', async () => {
     const text =
       start +
       anthropicEvent('content_block_start', {
@@ -209,20 +248,22 @@ describe('the Anthropic Messages reader', () => {
         index: 1,
         delta: { type: 'input_json_delta', partial_json: 'path": "/a' },
       });
-    expect(observe(anthropicWire, text)).to.deep.equal({
+    expect(await observe(anthropicWire, text)).to.deep.equal({
       kind: 'call',
       name: 'edit',
       firstKey: 'file_path',
     });
   });
 
-  it('reports no call when the message ends with text only', () => {
-    expect(observe(anthropicWire, `${start}${anthropicEvent('message_stop', {})}`)).to.deep.equal({
+  it('reports no call when the message ends with text only', async () => {
+    expect(
+      await observe(anthropicWire, `${start}${anthropicEvent('message_stop', {})}`),
+    ).to.deep.equal({
       kind: 'no-call',
     });
   });
 
-  it('reports a call with no key when its block stops empty', () => {
+  it('reports a call with no key when its block stops empty', async () => {
     const text =
       anthropicEvent('content_block_start', {
         index: 0,
@@ -233,20 +274,20 @@ describe('the Anthropic Messages reader', () => {
         delta: { type: 'input_json_delta', partial_json: '{}' },
       }) +
       anthropicEvent('content_block_stop', { index: 0 });
-    expect(observe(anthropicWire, text)).to.deep.equal({
+    expect(await observe(anthropicWire, text)).to.deep.equal({
       kind: 'call',
       name: 'read',
       firstKey: null,
     });
   });
 
-  it('retries overloaded errors but not invalid requests', () => {
-    const overloaded = observe(
+  it('retries overloaded errors but not invalid requests', async () => {
+    const overloaded = await observe(
       anthropicWire,
       anthropicEvent('error', { error: { type: 'overloaded_error', message: 'Overloaded' } }),
     );
     expect((overloaded as StreamError).retryable).to.equal(true);
-    const invalid = observe(
+    const invalid = await observe(
       anthropicWire,
       anthropicEvent('error', { error: { type: 'invalid_request_error', message: 'bad' } }),
     );
