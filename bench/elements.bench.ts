@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 import puppeteer from 'puppeteer-core';
 import { createServer } from 'vite';
 import type { ElementsBenchResult } from './elements/page.js';
+import { goal, goalTable } from './support/goals.js';
 import { quantile } from './support/stats.js';
 
 const repository = fileURLToPath(new URL('../../', import.meta.url));
@@ -71,12 +72,16 @@ try {
   ];
   const width = Math.max(...rows.map(([name]) => name.length));
   for (const [name, value] of rows) console.log(`${name.padEnd(width)}  ${value}`);
-  const p95Met = p95 < 4;
-  const unchangedMet = result.unchangedRowRenders === 0;
-  console.log(`\ngoal p95 < 4 ms: ${p95Met ? 'met' : 'NOT met'} (${p95.toFixed(2)} ms)`);
-  console.log(
-    `goal no re-render of unchanged rows: ${unchangedMet ? 'met' : 'NOT met'} (${result.unchangedRowRenders})`,
-  );
+  const goals = [
+    goal('script ms per frame, p95', p95, { op: '<', bound: 4, unit: ' ms' }),
+    goal('re-renders of rows whose calls had finished', result.unchangedRowRenders, {
+      op: '≤',
+      bound: 0,
+      digits: 0,
+    }),
+  ];
+  const [p95Met, unchangedMet] = goals.map((g) => g.met);
+  console.log(`\n## Goals\n${goalTable(goals, 'text')}`);
   mkdirSync(`${repository}bench/results`, { recursive: true });
   writeFileSync(
     `${repository}bench/results/elements.json`,
@@ -89,6 +94,7 @@ try {
         max,
         p95Met,
         unchangedMet,
+        goals,
         ...result,
       },
       null,

@@ -9,16 +9,16 @@
  * same fragments and flushes. A negative control reads the big fields in full to show that
  * the benchmark catches a fold that is not lazy. Each (scenario, contestant) pair runs in
  * three fresh Node workers that build their inputs first, warm up, force GC before every
- * sample, and check every run's answers. Results: bench/results/fold.json.
+ * sample, and check every run's answers. The scenarios and contestants are listed in
+ * support/fold-contestants.ts, the goals below; support/suite.ts runs them and
+ * support/report.ts prints the report. Results: bench/results/fold.json.
  *
  * Profiling one contestant (see support/fold-profile.ts):
  *   node --cpu-prof .build/bench/fold.bench.js --repeat write callfold 200
  *   node .build/bench/fold.bench.js --allocation-sites write callfold 20
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { availableParallelism, cpus } from 'node:os';
-import { fileURLToPath } from 'node:url';
 import { allocationMethod } from './support/allocation.js';
+import type { FoldInput } from './support/fold-content.js';
 import {
   CONTESTANTS,
   type Contestant,
@@ -28,11 +28,11 @@ import {
   scenarioById,
 } from './support/fold-contestants.js';
 import { allocationSites, repeat } from './support/fold-profile.js';
-import { measure, type SamplePlan, type WorkerReport } from './support/measure.js';
-import { printRunFooter } from './support/run-footer.js';
-import { MiB, type Summary, summarize } from './support/stats.js';
-import { type Column, markdownTable, textTable } from './support/table.js';
-import { runRounds, sendReport } from './support/workers.js';
+import { goal } from './support/goals.js';
+import { columns, count, mib, ms } from './support/report.js';
+import { MiB } from './support/stats.js';
+import { runSuite } from './support/suite.js';
+import { textTable } from './support/table.js';
 
 const WORKERS = 3;
 
@@ -45,24 +45,6 @@ const GOALS = {
 };
 /** The reference measurement of docs/decisions/0002-lazy-arguments-and-argument-order.md (AMD EPYC 7763, Node 24.18.0), for scale only. */
 const RECORDS = { writeMs: 176.12, writeAllocMiB: 76.65, writeRetainedMiB: 21.84 };
-
-async function worker(scenarioId: string, name: string): Promise<void> {
-  const scenario = scenarioById(scenarioId);
-  const contestant = contestantByName(name);
-  const report = await measure(
-    {
-      build: () => {
-        const input = scenario.build();
-        contestant.prepare?.(input);
-        return input;
-      },
-      run: (input) => contestant.run(input),
-      check: (input, outcome) => contestant.check(input, outcome),
-    },
-    contestant.plan,
-  );
-  sendReport(report);
-}
 
 interface Facts {
   readonly id: string;
@@ -96,288 +78,144 @@ function factsOf(scenario: FoldScenario): Facts {
   };
 }
 
-interface Result {
-  readonly scenario: string;
-  readonly contestant: string;
-  readonly role: Contestant['role'];
-  readonly note: string;
-  readonly plan: SamplePlan;
-  readonly time: Summary;
-  readonly allocated: Summary;
-  /** (a) Heap the run adds while the bench still holds the input events. */
-  readonly retainedOverInputsBytes: number;
-  /** (b) Heap kept alive once the bench dropped the input: events the Assembler holds included. */
-  readonly retainedBytes: number;
-  readonly inputsRssBytes: number;
-  readonly peakRssBytes: number;
-  readonly reports: readonly WorkerReport[];
-}
-
-interface Goal {
-  readonly goal: string;
-  readonly value: number;
-  readonly measured: string;
-  readonly met: boolean;
-}
-
-function goal(name: string, value: number, bound: number, unit: string): Goal {
-  const digits = unit === ' ms' ? 1 : 2;
-  return {
-    goal: name,
-    value,
-    measured: `${value.toFixed(digits)}${unit} (< ${bound}${unit})`,
-    met: value < bound,
-  };
-}
-
-const mib = (bytes: number) => (bytes / MiB).toFixed(2);
-const ms = (value: number) => (value >= 100 ? value.toFixed(0) : value.toFixed(1));
-const count = (n: number) => n.toLocaleString('en');
-
-async function parent(): Promise<void> {
-  const script = fileURLToPath(import.meta.url);
-  const started = performance.now();
-  const results: Result[] = [];
-  const facts = SCENARIOS.map(factsOf);
-  console.log(
-    `bench:fold — Node ${process.version}, ${cpus()[0]?.model ?? 'unknown CPU'} × ${availableParallelism()}, ` +
-      `${WORKERS} fresh workers per row, one at a time, in rounds`,
-  );
-  const rows = SCENARIOS.flatMap((scenario) =>
-    CONTESTANTS.filter((c) => c.scenarios.includes(scenario.id)).map((contestant) => ({
-      scenario,
-      contestant,
-    })),
-  );
-  const { reports: rowReports, maxLoad } = await runRounds<WorkerReport>(
-    rows.map(({ scenario, contestant }) => ({
-      label: `${scenario.id} · ${contestant.name}`,
-      run: { script, args: ['--worker', scenario.id, contestant.name] },
-    })),
-    WORKERS,
-  );
-  for (const [i, { scenario, contestant }] of rows.entries()) {
-    const reports = rowReports[i] ?? [];
-    const medianOf = (pick: (r: WorkerReport) => number) => summarize(reports.map(pick)).median;
-    results.push({
-      scenario: scenario.id,
-      contestant: contestant.name,
-      role: contestant.role,
-      note: contestant.note,
-      plan: contestant.plan,
-      time: summarize(reports.flatMap((r) => r.timesMs)),
-      allocated: summarize(reports.flatMap((r) => r.allocatedBytes)),
-      retainedOverInputsBytes: medianOf((r) => r.retainedOverInputsBytes),
-      retainedBytes: medianOf((r) => r.retainedBytes),
-      inputsRssBytes: medianOf((r) => r.inputsRssBytes),
-      peakRssBytes: medianOf((r) => r.peakRssBytes),
-      reports,
-    });
-  }
-  const elapsed = (performance.now() - started) / 1000;
-
-  const find = (scenario: string, contestant = 'callfold') =>
-    results.find((r) => r.scenario === scenario && r.contestant === contestant);
-  const columns: Column[] = [
-    { title: 'contestant' },
-    { title: 'median ms', align: 'right' },
-    { title: 'p25–p75 ms', align: 'right' },
-    { title: 'n', align: 'right' },
-    { title: 'alloc MiB', align: 'right' },
-    { title: 'retained (a) MiB', align: 'right' },
-    { title: 'retained (b) MiB', align: 'right' },
-    { title: 'peak RSS MiB', align: 'right' },
-    { title: '× callfold', align: 'right' },
-  ];
-  const rowsFor = (id: string) => {
-    const base = find(id);
-    return results
-      .filter((r) => r.scenario === id)
-      .map((r) => [
-        r.contestant,
-        ms(r.time.median),
-        `${ms(r.time.p25)}–${ms(r.time.p75)}`,
-        String(r.time.n),
-        mib(r.allocated.median),
-        mib(r.retainedOverInputsBytes),
-        mib(r.retainedBytes),
-        mib(r.peakRssBytes),
-        base === undefined ? '' : (r.time.median / base.time.median).toFixed(2),
-      ]);
-  };
-
-  for (const fact of facts) {
-    const inputsRss = results.find((r) => r.scenario === fact.id)?.inputsRssBytes ?? 0;
-    console.log(
-      `\n## ${fact.id} — ${fact.title}\n` +
-        `${fact.calls} call${fact.calls === 1 ? '' : 's'}, ${count(fact.argumentChars)} argument chars ` +
-        `(${count(fact.escapedChars)} escaped), ${count(fact.deltas)} deltas of ≤ 16 chars, ` +
-        `${fact.publications} publications (every 64 deltas and after the last); ` +
-        `inputs alone peak at ${mib(inputsRss)} MiB RSS`,
-    );
-    console.log(textTable(columns, rowsFor(fact.id)));
-  }
-
-  const write = find('write');
-  const bash = find('bash');
-  const goals: Goal[] = [
-    goal('write: median time', write?.time.median ?? Number.NaN, GOALS.writeMs, ' ms'),
-    goal(
-      'write: cumulative allocation',
-      (write?.allocated.median ?? Number.NaN) / MiB,
-      GOALS.writeAllocMiB,
-      ' MiB',
-    ),
-    goal(
-      'write: retained (a), what the Assembler adds to the held events',
-      (write?.retainedOverInputsBytes ?? Number.NaN) / MiB,
-      GOALS.writeRetainedMiB,
-      ' MiB',
-    ),
-    goal(
-      'write: retained (b), all the Assembler keeps alive, events included',
-      (write?.retainedBytes ?? Number.NaN) / MiB,
-      GOALS.writeRetainedMiB,
-      ' MiB',
-    ),
-    goal('bash: median time', bash?.time.median ?? Number.NaN, GOALS.bashMs, ' ms'),
-  ];
-  console.log('\n## Goals (callfold; docs/decisions/0003-benchmark-goals.md)');
-  console.log(
-    textTable(
-      [{ title: 'goal' }, { title: 'measured', align: 'right' }, { title: 'status' }],
-      goals.map((g) => [g.goal, g.measured, g.met ? 'met' : 'NOT MET']),
-    ),
-  );
-  const alone = find('write', 'PartialArguments alone');
-  const withoutRows = find('write', 'callfold, no row reads');
-  if (write !== undefined && alone !== undefined && withoutRows !== undefined) {
-    const share = (part: number, whole: number) => `${((100 * part) / whole).toFixed(0)}%`;
-    console.log(
-      `Where the write's time goes: PartialArguments alone, with the same row reads, takes ` +
-        `${ms(alone.time.median)} ms (${share(alone.time.median, write.time.median)} of callfold's ` +
-        `${ms(write.time.median)} ms) and allocates ${mib(alone.allocated.median)} MiB ` +
-        `(${share(alone.allocated.median, write.allocated.median)}); the fold without row reads takes ` +
-        `${ms(withoutRows.time.median)} ms and ${mib(withoutRows.allocated.median)} MiB. The rest is events ` +
-        'through the Assembler (validation, Matches, Contexts), publication and groups.',
-    );
-  }
-  if (write !== undefined) {
-    console.log(
-      `For scale, decision record 0002's write measurement (EPYC 7763, Node 24) was ${RECORDS.writeMs} ms, ` +
-        `${RECORDS.writeAllocMiB} MiB allocated, ${RECORDS.writeRetainedMiB} MiB retained; this run's write is ` +
-        `${(RECORDS.writeMs / write.time.median).toFixed(1)}× faster, allocates ` +
-        `${(RECORDS.writeAllocMiB / (write.allocated.median / MiB)).toFixed(1)}× less and retains ` +
-        `${(RECORDS.writeRetainedMiB / (write.retainedBytes / MiB)).toFixed(1)}× less (figure b) than that.`,
-    );
-  }
-
-  console.log(
-    '\n## Negative control (not a goal): does the benchmark see a fold that is not lazy?',
-  );
-  const controls: string[][] = [];
-  for (const control of results.filter((r) => r.role === 'control')) {
-    const base = find(control.scenario);
-    if (base === undefined) continue;
-    const timeGoal = control.scenario === 'write' ? GOALS.writeMs : GOALS.bashMs;
-    const flagged =
-      control.time.median >= timeGoal ||
-      (control.scenario === 'write' && control.allocated.median / MiB >= GOALS.writeAllocMiB);
-    controls.push([
-      control.scenario,
-      `${ms(control.time.median)} vs ${ms(base.time.median)}`,
-      (control.time.median / base.time.median).toFixed(1),
-      `${mib(control.allocated.median)} vs ${mib(base.allocated.median)}`,
-      (control.allocated.median / base.allocated.median).toFixed(1),
-      flagged ? 'yes (goal NOT MET)' : 'no',
-    ]);
-  }
-  console.log(
-    textTable(
-      [
-        { title: 'scenario' },
-        { title: 'median ms control vs callfold', align: 'right' },
-        { title: 'time ×', align: 'right' },
-        { title: 'alloc MiB control vs callfold', align: 'right' },
-        { title: 'alloc ×', align: 'right' },
-        { title: 'caught by the goals' },
-      ],
-      controls,
-    ),
-  );
-
-  console.log('\n## Notes');
-  for (const c of CONTESTANTS) {
-    console.log(
-      `- ${c.name} (${c.role}; ${c.scenarios.join(', ')}): ${c.note}. ${WORKERS} workers × ` +
-        `(≥ ${c.plan.warmup} warm-up runs and ≥ ${c.plan.warmupMs} ms, ${c.plan.samples} timed, ` +
-        `${c.plan.allocationSamples + c.plan.retainedSamples} allocation and ${c.plan.retainedSamples} ` +
-        'retained-heap runs).',
-    );
-  }
-  console.log(
-    "- Peers get the call's fragments (not events) and, at the same flushes, read the label (path or description) " +
-      'and the decoded length of the big field (content or command); they have no Assembler, no groups. The floor reads nothing while streaming.',
-  );
-  console.log(
-    '- time: wall clock of the whole run (Assembler created, every event pushed, every publication and read); ' +
-      'events built before, GC forced before each sample, both outside timing.',
-  );
-  console.log(`- alloc: median cumulative allocation per run, ${allocationMethod}.`);
-  console.log(
-    "- retained (a): V8 heap used after full GC with the run's result (Assembler, last Conversation) and the " +
-      'input events both reachable, over the heap with the inputs alone: what the fold adds. retained (b): the ' +
-      'same after the bench dropped its inputs, over the heap before they were built: everything the Assembler ' +
-      'keeps alive, the events (held until their attempt settles) included. Medians of the retained-heap runs.',
-  );
-  printRunFooter(WORKERS, elapsed, maxLoad);
-
-  console.log('\n## Markdown (README)\n');
-  const mdColumns: Column[] = [{ title: 'scenario' }, ...columns.filter((c) => c.title !== 'n')];
-  const mdRows = facts.flatMap((fact) =>
-    rowsFor(fact.id).map((row) => [fact.id, ...row.filter((_, i) => i !== 3)]),
-  );
-  console.log(markdownTable(mdColumns, mdRows));
-  console.log('');
-  console.log(
-    markdownTable(
-      [{ title: 'goal' }, { title: 'measured', align: 'right' }, { title: 'status' }],
-      goals.map((g) => [g.goal, g.measured, g.met ? 'met' : '**not met**']),
-    ),
-  );
-
-  const resultsDir = new URL('../../bench/results/', import.meta.url);
-  mkdirSync(fileURLToPath(resultsDir), { recursive: true });
-  const out = fileURLToPath(new URL('fold.json', resultsDir));
-  writeFileSync(
-    out,
-    JSON.stringify(
-      {
-        node: process.version,
-        cpu: cpus()[0]?.model,
-        date: new Date().toISOString(),
-        maxLoad,
-        elapsedSeconds: elapsed,
-        allocationMethod,
-        scenarios: facts,
-        goals,
-        results,
-      },
-      null,
-      2,
-    ),
-  );
-  console.log(`\nFull results: ${out}`);
-}
+const ms1 = { unit: ' ms', digits: 1 } as const;
+const share = (part: number, whole: number) => `${((100 * part) / whole).toFixed(0)}%`;
 
 const [mode, scenarioArg = '', contestantArg = '', runsArg] = process.argv.slice(2);
-if (mode === '--worker') {
-  await worker(scenarioArg, contestantArg);
-} else if (mode === '--repeat' || mode === '--allocation-sites') {
+if (mode === '--repeat' || mode === '--allocation-sites') {
   const scenario = scenarioById(scenarioArg);
   const contestant = contestantByName(contestantArg);
   if (mode === '--repeat') await repeat(scenario, contestant, Number(runsArg ?? 200));
   else await allocationSites(scenario, contestant, Number(runsArg ?? 20));
 } else {
-  await parent();
+  await runSuite<FoldScenario, Contestant, FoldInput, unknown, Facts>({
+    name: 'fold',
+    script: import.meta.url,
+    workers: WORKERS,
+    scenarios: SCENARIOS,
+    contestants: CONTESTANTS,
+    baseline: 'callfold',
+    subject: (scenario, contestant) => ({
+      build: () => {
+        const input = scenario.build();
+        contestant.prepare?.(input);
+        return input;
+      },
+      run: (input) => contestant.run(input),
+      check: (input, outcome) => contestant.check(input, outcome),
+    }),
+    facts: factsOf,
+    heading: (f, rows) =>
+      `${f.id} — ${f.title}\n` +
+      `${f.calls} call${f.calls === 1 ? '' : 's'}, ${count(f.argumentChars)} argument chars ` +
+      `(${count(f.escapedChars)} escaped), ${count(f.deltas)} deltas of ≤ 16 chars, ` +
+      `${f.publications} publications (every 64 deltas and after the last); ` +
+      `inputs alone peak at ${mib(rows[0]?.inputsRssBytes ?? 0)} MiB RSS`,
+    columns: [
+      columns.contestant('contestant'),
+      columns.median(),
+      columns.quartiles(),
+      columns.samples(),
+      columns.mib('alloc MiB', (r) => r.allocated.median, 2),
+      columns.mib('retained (a) MiB', (r) => r.retainedOverInputsBytes, 2),
+      columns.mib('retained (b) MiB', (r) => r.retainedBytes, 2),
+      columns.mib('peak RSS MiB', (r) => r.peakRssBytes, 2),
+      columns.timesBaseline('callfold'),
+    ],
+    goalsTitle: '(callfold; docs/decisions/0003-benchmark-goals.md)',
+    goals: (o) => {
+      const write = o.row('write');
+      return [
+        goal('write: median time', o.time('write'), { op: '<', bound: GOALS.writeMs, ...ms1 }),
+        goal('write: cumulative allocation', (write?.allocated.median ?? Number.NaN) / MiB, {
+          op: '<',
+          bound: GOALS.writeAllocMiB,
+          unit: ' MiB',
+        }),
+        goal(
+          'write: retained (a), what the Assembler adds to the held events',
+          (write?.retainedOverInputsBytes ?? Number.NaN) / MiB,
+          { op: '<', bound: GOALS.writeRetainedMiB, unit: ' MiB' },
+        ),
+        goal(
+          'write: retained (b), all the Assembler keeps alive, events included',
+          (write?.retainedBytes ?? Number.NaN) / MiB,
+          { op: '<', bound: GOALS.writeRetainedMiB, unit: ' MiB' },
+        ),
+        goal('bash: median time', o.time('bash'), { op: '<', bound: GOALS.bashMs, ...ms1 }),
+      ];
+    },
+    afterGoals: (o) => {
+      const write = o.row('write');
+      const alone = o.row('write', 'PartialArguments alone');
+      const withoutRows = o.row('write', 'callfold, no row reads');
+      if (write === undefined) return [];
+      const lines: string[] = [];
+      if (alone !== undefined && withoutRows !== undefined) {
+        lines.push(
+          `Where the write's time goes: PartialArguments alone, with the same row reads, takes ` +
+            `${ms(alone.time.median)} ms (${share(alone.time.median, write.time.median)} of callfold's ` +
+            `${ms(write.time.median)} ms) and allocates ${mib(alone.allocated.median)} MiB ` +
+            `(${share(alone.allocated.median, write.allocated.median)}); the fold without row reads takes ` +
+            `${ms(withoutRows.time.median)} ms and ${mib(withoutRows.allocated.median)} MiB. The rest is events ` +
+            'through the Assembler (validation, Matches, Contexts), publication and groups.',
+        );
+      }
+      lines.push(
+        `For scale, decision record 0002's write measurement (EPYC 7763, Node 24) was ${RECORDS.writeMs} ms, ` +
+          `${RECORDS.writeAllocMiB} MiB allocated, ${RECORDS.writeRetainedMiB} MiB retained; this run's write is ` +
+          `${(RECORDS.writeMs / write.time.median).toFixed(1)}× faster, allocates ` +
+          `${(RECORDS.writeAllocMiB / (write.allocated.median / MiB)).toFixed(1)}× less and retains ` +
+          `${(RECORDS.writeRetainedMiB / (write.retainedBytes / MiB)).toFixed(1)}× less (figure b) than that.`,
+      );
+      return lines;
+    },
+    sections: (o) => {
+      const controls: string[][] = [];
+      for (const control of o.rows.filter((r) => r.contestant.role === 'control')) {
+        const base = o.row(control.scenario.id);
+        if (base === undefined) continue;
+        const write = control.scenario.id === 'write';
+        const flagged =
+          control.time.median >= (write ? GOALS.writeMs : GOALS.bashMs) ||
+          (write && control.allocated.median / MiB >= GOALS.writeAllocMiB);
+        controls.push([
+          control.scenario.id,
+          `${ms(control.time.median)} vs ${ms(base.time.median)}`,
+          (control.time.median / base.time.median).toFixed(1),
+          `${mib(control.allocated.median)} vs ${mib(base.allocated.median)}`,
+          (control.allocated.median / base.allocated.median).toFixed(1),
+          flagged ? 'yes (goal NOT MET)' : 'no',
+        ]);
+      }
+      const table = textTable(
+        [
+          { title: 'scenario' },
+          { title: 'median ms control vs callfold', align: 'right' },
+          { title: 'time ×', align: 'right' },
+          { title: 'alloc MiB control vs callfold', align: 'right' },
+          { title: 'alloc ×', align: 'right' },
+          { title: 'caught by the goals' },
+        ],
+        controls,
+      );
+      return [
+        {
+          title: 'Negative control (not a goal): does the benchmark see a fold that is not lazy?',
+          lines: [table],
+        },
+      ];
+    },
+    notes: () => [
+      "- Peers get the call's fragments (not events) and, at the same flushes, read the label (path or description) " +
+        'and the decoded length of the big field (content or command); they have no Assembler, no groups. The floor reads nothing while streaming.',
+      '- time: wall clock of the whole run (Assembler created, every event pushed, every publication and read); ' +
+        'events built before, GC forced before each sample, both outside timing.',
+      `- alloc: median cumulative allocation per run, ${allocationMethod}.`,
+      "- retained (a): V8 heap used after full GC with the run's result (Assembler, last Conversation) and the " +
+        'input events both reachable, over the heap with the inputs alone: what the fold adds. retained (b): the ' +
+        'same after the bench dropped its inputs, over the heap before they were built: everything the Assembler ' +
+        'keeps alive, the events (held until their attempt settles) included. Medians of the retained-heap runs.',
+    ],
+  });
 }

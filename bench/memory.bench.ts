@@ -14,7 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { Assembler } from '../src/conversation/assembler.js';
 import type { CallfoldEvent } from '../src/events/types.js';
 import { median } from './support/stats.js';
-import { runWorker, sendReport } from './support/workers.js';
+import { runRounds, sendReport } from './support/workers.js';
 
 const ATTEMPTS = 2000;
 const DELTAS = 64;
@@ -89,16 +89,16 @@ async function worker(fold: Fold): Promise<void> {
 
 async function main(): Promise<void> {
   const script = fileURLToPath(import.meta.url);
-  const results: Record<Fold, number[]> = { streamed: [], durable: [] };
-  for (let round = 0; round < 3; round++) {
-    for (const fold of ['streamed', 'durable'] as const) {
-      const report = await runWorker<{ retainedBytes: number }>({
-        script,
-        args: ['--worker', fold],
-      });
-      results[fold].push(report.retainedBytes);
-    }
-  }
+  const folds = ['streamed', 'durable'] as const;
+  const { reports } = await runRounds<{ retainedBytes: number }>(
+    folds.map((fold) => ({ label: fold, run: { script, args: ['--worker', fold] } })),
+    3,
+  );
+  const [streamedReports = [], durableReports = []] = reports;
+  const results: Record<Fold, number[]> = {
+    streamed: streamedReports.map((r) => r.retainedBytes),
+    durable: durableReports.map((r) => r.retainedBytes),
+  };
   const streamed = median(results.streamed);
   const durable = median(results.durable);
   const kib = (bytes: number) => `${(bytes / 1024).toFixed(1)} KiB`;
