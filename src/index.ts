@@ -2,7 +2,11 @@ export type { ArgumentKind } from './arguments/partial-arguments.js';
 export { PartialArguments } from './arguments/partial-arguments.js';
 export type { Definition } from './assembler/definition.js';
 export type { Emit, Location, Match, Role } from './assembler/match.js';
-export { NodeAssembler, type NodeAssemblerOptions } from './assembler/node-assembler.js';
+export {
+  NodeAssembler,
+  type NodeAssemblerOptions,
+  type NodeChanges,
+} from './assembler/node-assembler.js';
 export {
   Assembler,
   type AssemblerOptions,
@@ -71,6 +75,7 @@ export {
   type Grouping,
   type GroupNode,
   type KindedNode,
+  type ListChanges,
 } from './groups/builder.js';
 export {
   categoryOf,

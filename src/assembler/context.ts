@@ -18,6 +18,13 @@ export class Context<State = unknown, Node = unknown> {
   dirty = false;
   /** The attempt whose stream Matches this Context was last recorded under. */
   liveAttempt: string | undefined = undefined;
+  /** In the Assembler's order of open Contexts (see NodeAssembler `#order`). */
+  ordered = false;
+  /** Opened (or moved) before everything ordered since the last publication. */
+  front = false;
+  /** The node's number in the list last composed, valid while `slotEpoch` is the Assembler's. */
+  slot = 0;
+  slotEpoch = 0;
 
   constructor(definition: Definition<State, Node>, key: string) {
     this.definition = definition;

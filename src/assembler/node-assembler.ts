@@ -1,9 +1,12 @@
 import { type CallfoldEvent, isStreamEvent, type SessionEvent } from '../events/types.js';
 import { EventError, parseEvent } from '../events/validate.js';
+import { DEV_MODE } from '../internal/dev-mode.js';
+import { replaceFront } from '../internal/replace-front.js';
 import { Context } from './context.js';
 import type { Definition } from './definition.js';
 import { compareMatches, type Emit, type Location, type Match, type Role } from './match.js';
 import { Places } from './places.js';
+import { assemblerProbe } from './probe.js';
 import { Times } from './times.js';
 
 /** How a NodeAssembler folds and what it publishes; `now` and `onError` as in `AssemblerOptions`. */
@@ -17,11 +20,12 @@ export interface NodeAssemblerOptions<Node, Published> {
    * Turns the nodes built, in log order, into the published value. Called at each
    * publication where something changed; one function per NodeAssembler, so it may keep
    * what it built last to share structure (as the groups Builder does). `nodes` is lent for
-   * the call (copy what you keep). `replaced`, when given, lists the only indexes whose node
-   * differs from the last call's (same length, same Contexts in the same order): a streaming
-   * call in a long session is one index, so a compose can patch instead of rebuilding.
+   * the call (copy what you keep). `changes`, when given, says how `nodes` differs from the
+   * last call's list (see `NodeChanges`): a call streaming in a long session is one replaced
+   * index, an older history page a few nodes at the front, so a compose can patch instead of
+   * rebuilding.
    */
-  readonly compose: (nodes: readonly Node[], replaced?: readonly number[]) => Published;
+  readonly compose: (nodes: readonly Node[], changes?: NodeChanges) => Published;
   /**
    * The clock that stamps events without `at`, in ms since the Unix epoch. Default: Date.now.
    * It is read at most once per task: events pushed in one synchronous burst (one network
@@ -33,6 +37,19 @@ export interface NodeAssemblerOptions<Node, Published> {
    * Context keeps its last good node and every other Context goes on. Default: console.warn.
    */
   readonly onError?: (error: unknown, definition: string, key: string) => void;
+}
+
+/**
+ * How the nodes a NodeAssembler hands `compose` differ from the last call's: the first
+ * `removed` nodes of the last list were replaced by the first `added` nodes of this one (an
+ * older history page: Contexts opened before everything published, and those whose opening
+ * moved among them), then the nodes at the indexes `replaced` (each ≥ `added`) by new nodes
+ * of the same Contexts. Every other node is the last list's, in the same order.
+ */
+export interface NodeChanges {
+  readonly removed: number;
+  readonly added: number;
+  readonly replaced: readonly number[];
 }
 
 /**
@@ -86,13 +103,28 @@ export class NodeAssembler<Node, Published> {
   readonly #replays: Context<unknown, Node>[] = [];
   readonly #emit: Emit = (key, role) => this.#attach(key, role);
   readonly #timeOf = (match: Match): number => this.#times.of(match);
-  /** Open Contexts in log order of their opening Match, while `#orderValid`. */
+  /**
+   * Open Contexts in log order of their opening Match (then Definition), while `#orderValid`,
+   * except those in `#front`. Kept in order without sorting as long as Contexts open at the
+   * live end (pushed) or before everything published (`#front`, an older history page:
+   * merged at the next publication); any other opening or move is a sort at the next one.
+   */
   #order: Context<unknown, Node>[] = [];
   #orderValid = true;
-  readonly #compose: (nodes: readonly Node[], replaced?: readonly number[]) => Published;
-  /** The nodes last composed, and each Context's index in them (valid while `#orderValid`). */
+  /** Contexts opened, or moved, before `#frontLimit` since the last publication. */
+  #front: Context<unknown, Node>[] = [];
+  /** The opening of the first Context ordered at the last publication. */
+  #frontLimit: Match | undefined;
+  readonly #rank: Map<Definition<unknown, Node>, number>;
+  readonly #compose: (nodes: readonly Node[], changes?: NodeChanges) => Published;
+  /**
+   * The nodes last composed. A Context's node is at index `slot − #nodeBase` while its
+   * `slotEpoch` is `#epoch`: nodes added at the front take slots below the base, so that
+   * no other Context is renumbered.
+   */
   #nodes: Node[] = [];
-  readonly #indexOf = new Map<Context<unknown, Node>, number>();
+  #nodeBase = 0;
+  #epoch = 1;
   /** What `#compose` last returned; `#hasPublished` tells it from a first publication. */
   #published: Published | undefined;
   #hasPublished = false;
@@ -108,6 +140,7 @@ export class NodeAssembler<Node, Published> {
       options.onError ??
       ((error, definition, key) => console.warn(`callfold: ${definition} "${key}":`, error));
     for (const definition of this.#definitions) this.#contexts.set(definition, new Map());
+    this.#rank = new Map(this.#definitions.map((definition, i) => [definition, i]));
   }
 
   /** Takes events at the live end, in order. Throws an EventError (folding nothing) on a malformed one. */
@@ -153,58 +186,133 @@ export class NodeAssembler<Node, Published> {
    * nodes in log order. Returns the last value, without calling `compose`, when nothing changed.
    */
   publish(): Published {
-    if (this.#hasPublished && this.#dirty.length === 0 && this.#orderValid) {
+    if (
+      this.#hasPublished &&
+      this.#dirty.length === 0 &&
+      this.#orderValid &&
+      this.#front.length === 0
+    ) {
       return this.#published as Published;
     }
     const dirty = this.#dirty;
     this.#dirty = [];
-    const layoutValid = this.#hasPublished && this.#orderValid;
     for (const context of dirty) {
       context.dirty = false;
       this.#build(context);
     }
-    const replaced = layoutValid && this.#orderValid ? this.#replaced(dirty) : undefined;
-    let published: Published;
-    if (replaced !== undefined) {
-      published = this.#compose(this.#nodes, replaced);
+    let changes: NodeChanges | undefined;
+    let merged: Merged<Node> | undefined;
+    if (!this.#orderValid) {
+      this.#sortOrder();
     } else {
-      if (!this.#orderValid) this.#sortOrder();
-      const nodes: Node[] = [];
-      this.#indexOf.clear();
-      for (const context of this.#order) {
-        if (context.node === undefined) continue;
-        this.#indexOf.set(context, nodes.length);
-        nodes.push(context.node);
-      }
-      this.#nodes = nodes;
-      published = this.#compose(nodes);
+      if (this.#front.length > 0) merged = this.#mergeFront();
+      if (this.#hasPublished) changes = this.#changes(dirty, merged);
     }
+    if (merged) for (const context of merged.prefix) context.front = false;
+    const published =
+      changes !== undefined ? this.#compose(this.#nodes, changes) : this.#compose(this.#relist());
+    this.#frontLimit = this.#order[0]?.opened;
     this.#published = published;
     this.#hasPublished = true;
     return published;
   }
 
   /**
-   * Patches the nodes last composed with the dirty Contexts' new nodes; the indexes replaced,
-   * or undefined when a node appeared or disappeared (the list must be rebuilt).
+   * Puts the Contexts of `#front` in `#order`: sorted with the first ordered ones down to the
+   * last that moved (usually a few), before the rest, which keeps its place.
    */
-  #replaced(dirty: readonly Context<unknown, Node>[]): number[] | undefined {
-    const replaced: number[] = [];
+  #mergeFront(): Merged<Node> {
+    const front = this.#front;
+    this.#front = [];
+    const order = this.#order;
+    let moved = 0;
+    for (const context of front) if (context.ordered) moved++;
+    let removed = 0;
+    while (moved > 0) if ((order[removed++] as Context<unknown, Node>).front) moved--;
+    const old = order.slice(0, removed);
+    const prefix = front;
+    for (const context of old) {
+      if (context.front) continue;
+      context.front = true;
+      prefix.push(context);
+    }
+    if (DEV_MODE) assemblerProbe.ordered += prefix.length;
+    prefix.sort(this.#compareOpened);
+    for (const context of prefix) context.ordered = true;
+    replaceFront(order, removed, prefix);
+    return { prefix, old };
+  }
+
+  /**
+   * Applies the changes since the last publication to `#nodes` and returns them; undefined
+   * (nothing written) when a Context after the front gained or lost its node (the list is
+   * then rebuilt).
+   */
+  #changes(
+    dirty: readonly Context<unknown, Node>[],
+    merged: Merged<Node> | undefined,
+  ): NodeChanges | undefined {
+    const epoch = this.#epoch;
+    const base = this.#nodeBase;
     const nodes = this.#nodes;
+    let removed = 0;
+    const added: Node[] = [];
+    if (merged) {
+      for (const context of merged.old) if (context.slotEpoch === epoch) removed++;
+      for (const context of merged.prefix) if (context.node !== undefined) added.push(context.node);
+    }
+    const at: number[] = [];
+    const by: Node[] = [];
     for (const context of dirty) {
-      const i = this.#indexOf.get(context);
-      if (i === undefined) {
-        if (context.node !== undefined) return undefined;
-      } else if (context.node === undefined) {
-        return undefined;
-      } else if (context.node !== nodes[i]) {
-        // When a later check fails the list is rebuilt from the Contexts: writing now is safe.
-        nodes[i] = context.node;
-        replaced.push(i);
+      if (context.front) continue;
+      const had = context.slotEpoch === epoch;
+      if (had !== (context.node !== undefined)) return undefined;
+      if (had && nodes[context.slot - base] !== context.node) {
+        at.push(context.slot - base);
+        by.push(context.node as Node);
       }
     }
-    return replaced;
+    const shift = added.length - removed;
+    const replaced = at.map((i, k) => {
+      nodes[i] = by[k] as Node;
+      return i + shift;
+    });
+    if (merged) {
+      replaceFront(nodes, removed, added);
+      const start = base - shift;
+      let slot = start;
+      for (const context of merged.prefix) {
+        if (context.node === undefined) {
+          context.slotEpoch = 0;
+        } else {
+          context.slot = slot++;
+          context.slotEpoch = epoch;
+        }
+      }
+      this.#nodeBase = start;
+    }
+    return { removed, added: added.length, replaced };
   }
+
+  /** Lists every ordered Context's node afresh (a new epoch of slots). */
+  #relist(): Node[] {
+    const epoch = ++this.#epoch;
+    const nodes: Node[] = [];
+    if (DEV_MODE) assemblerProbe.listed += this.#order.length;
+    for (const context of this.#order) {
+      if (context.node === undefined) continue;
+      context.slot = nodes.length;
+      context.slotEpoch = epoch;
+      nodes.push(context.node);
+    }
+    this.#nodes = nodes;
+    this.#nodeBase = 0;
+    return nodes;
+  }
+
+  readonly #compareOpened = (a: Context<unknown, Node>, b: Context<unknown, Node>): number =>
+    compareMatches(a.opened as Match, b.opened as Match) ||
+    (this.#rank.get(a.definition) as number) - (this.#rank.get(b.definition) as number);
 
   #time(): number {
     if (this.#clock === undefined) {
@@ -274,7 +382,7 @@ export class NodeAssembler<Node, Published> {
     } catch (error) {
       this.#onError(error, definition.name, key);
     }
-    if (wasOpen === undefined && context.opened !== undefined) this.#opened(context);
+    if (wasOpen === undefined && context.opened !== undefined) this.#place(context);
     if (isStreamEvent(event) && context.liveAttempt !== event.attemptId) {
       this.#liveSet(event.attemptId).add(context);
       context.liveAttempt = event.attemptId;
@@ -297,12 +405,25 @@ export class NodeAssembler<Node, Published> {
     return set;
   }
 
-  #opened(context: Context<unknown, Node>): void {
+  /** Keeps `#order` for a Context whose opening Match is new (see `#order`). */
+  #place(context: Context<unknown, Node>): void {
+    if (!this.#orderValid) return;
+    const opened = context.opened as Match;
+    const limit = this.#frontLimit;
+    if (limit !== undefined && compareMatches(opened, limit) < 0) {
+      if (!context.front) {
+        context.front = true;
+        this.#front.push(context);
+      }
+      return;
+    }
     const last = this.#order[this.#order.length - 1];
     if (
-      this.#orderValid &&
-      (last === undefined || compareMatches(last.opened as Match, context.opened as Match) < 0)
+      !context.ordered &&
+      !context.front &&
+      (last === undefined || (!last.front && compareMatches(last.opened as Match, opened) < 0))
     ) {
+      context.ordered = true;
       this.#order.push(context);
     } else {
       this.#orderValid = false;
@@ -316,7 +437,10 @@ export class NodeAssembler<Node, Published> {
     } catch (error) {
       this.#onError(error, context.definition.name, context.key);
     }
-    if (context.opened !== opened) this.#orderValid = false;
+    if (context.opened !== opened) {
+      if (context.opened === undefined) this.#orderValid = false;
+      else this.#place(context);
+    }
     this.#markDirty(context);
   }
 
@@ -354,20 +478,26 @@ export class NodeAssembler<Node, Published> {
   }
 
   #sortOrder(): void {
-    const rank = new Map(this.#definitions.map((definition, i) => [definition, i]));
+    for (const context of this.#front) context.front = false;
+    this.#front = [];
     const order: Context<unknown, Node>[] = [];
     for (const contexts of this.#contexts.values()) {
-      for (const context of contexts.values())
-        if (context.opened !== undefined) order.push(context);
+      for (const context of contexts.values()) {
+        context.ordered = context.opened !== undefined;
+        if (context.ordered) order.push(context);
+      }
     }
-    order.sort(
-      (a, b) =>
-        compareMatches(a.opened as Match, b.opened as Match) ||
-        (rank.get(a.definition) as number) - (rank.get(b.definition) as number),
-    );
+    if (DEV_MODE) assemblerProbe.ordered += order.length;
+    order.sort(this.#compareOpened);
     this.#order = order;
     this.#orderValid = true;
   }
+}
+
+/** What `#mergeFront` put in order: the Contexts now first, and the ordered ones they replaced. */
+interface Merged<Node> {
+  readonly prefix: readonly Context<unknown, Node>[];
+  readonly old: readonly Context<unknown, Node>[];
 }
 
 function isList(

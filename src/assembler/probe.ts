@@ -12,4 +12,8 @@ export const assemblerProbe = {
   anchors: 0,
   /** Durable seqs `Places` looked up or added to what it holds. */
   seqs: 0,
+  /** Contexts put in log order by a publication (sorted, or merged at the front). */
+  ordered: 0,
+  /** Contexts visited to list every node afresh for `compose`. */
+  listed: 0,
 };

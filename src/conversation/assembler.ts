@@ -60,7 +60,7 @@ export class Assembler<Extra extends KindedNode = never> extends NodeAssembler<
     const builder = new Builder<AssistantNode | Extra>(options.groups);
     super({
       definitions: options.definitions ?? defaultDefinitions,
-      compose: (nodes, replaced): Conversation<Extra> => builder.build(nodes, replaced),
+      compose: (nodes, changes): Conversation<Extra> => builder.build(nodes, changes),
       ...(options.now && { now: options.now }),
       ...(options.onError && { onError: options.onError }),
     });

@@ -1,6 +1,7 @@
 import type { AssistantNode } from '../definitions/assistant-definition.js';
 import type { ToolNode } from '../definitions/tool-definition.js';
 import { DEV_MODE } from '../internal/dev-mode.js';
+import { replaceFront } from '../internal/replace-front.js';
 import { type ToolCategory, toolClassifier } from './categories.js';
 import { toolDetail } from './detail.js';
 import { groupProbe } from './probe.js';
@@ -70,6 +71,19 @@ function sameCounts(a: readonly CategoryCount[], b: readonly CategoryCount[]): b
 }
 
 /**
+ * How the nodes given to `Builder.build` differ from the last call's (`NodeChanges` of
+ * `NodeAssembler`, which the default composition passes on): the first `removed` nodes of the
+ * last call were replaced by the first `added` nodes of this one, and, after them, the nodes
+ * at the indexes `replaced` (of this call, each ≥ `added`) by nodes of the same kind and key;
+ * every other node is the last call's, in the same order.
+ */
+export interface ListChanges {
+  readonly removed: number;
+  readonly added: number;
+  readonly replaced: readonly number[];
+}
+
+/**
  * Groups the published nodes, in log order, into a Grouping (in the default composition, the
  * Conversation). `Item` is the type of the nodes other than tools (default: assistant nodes).
  *
@@ -83,6 +97,9 @@ function sameCounts(a: readonly CategoryCount[], b: readonly CategoryCount[]): b
  * 3. A group's detail is computed only for a latest tool node not seen before. A tool node is
  *    replaced exactly when an argument answer someone read changed, and the detail reads
  *    through the same reader, so a kept node keeps its detail.
+ * 4. Told what changed (`ListChanges`), the Builder regroups only the nodes added at the
+ *    front (with the rest of the group they join) and the groups of the replaced nodes; the
+ *    items array and its index are copied, never revisited node by node.
  */
 export class Builder<Item extends KindedNode = AssistantNode> {
   /** The category of a tool name, with this Builder's extra names. */
@@ -91,10 +108,20 @@ export class Builder<Item extends KindedNode = AssistantNode> {
   readonly #details = new WeakMap<ToolNode, string>();
   #groups = new Map<string, GroupNode>();
   #grouping: Grouping<Item> = Object.freeze({ items: Object.freeze([]), tools: ToolMap.of([]) });
-  /** Of the last full build, while `replaced` hints can patch it: node index → item index. */
-  #itemOf: Int32Array | null = null;
-  /** Item index → index of its first node. */
-  #firstOf: Int32Array | null = null;
+  /**
+   * Of the last call, while changes can patch it: the items (a mutable copy of the published
+   * ones), node index → item number, and item index → node number. Numbers, not indexes:
+   * index = number − base, so that nodes and items added at the front take numbers below the
+   * base and nothing after them is renumbered. All three are changed in place: a long
+   * session's lists are large objects, which are costly to allocate per publication.
+   */
+  #items: (Item | GroupNode)[] = [];
+  #itemOf: number[] | null = null;
+  #itemBase = 0;
+  #firstOf: number[] | null = null;
+  #nodeBase = 0;
+  /** Tool nodes of the last call: `tools.size` unless callIds repeat (then no front patch). */
+  #toolCount = 0;
 
   /** Throws a RangeError when `options.categories` maps a name to an unknown category. */
   constructor(options: BuilderOptions = {}) {
@@ -103,50 +130,29 @@ export class Builder<Item extends KindedNode = AssistantNode> {
   }
 
   /**
-   * Groups `nodes` (log order). `replaced`, when given, says that `nodes` is the list of the
-   * last call with only the nodes at those indexes replaced by other nodes of the same kind and
-   * key: the Grouping is then patched in O(replaced + their groups' sizes + √tools) instead
-   * of rebuilt. Without it (or when the patch does not apply) every node is visited. `nodes`
-   * is only read during the call.
+   * Groups `nodes` (log order). `changes`, when given, says how `nodes` differs from the list
+   * of the last call (see `ListChanges`): the Grouping is then patched in O(added + replaced +
+   * their groups' sizes + log tools), plus a copy of the items array, instead of rebuilt.
+   * Without it (or when the patch does not apply) every node is visited. `nodes` is only read
+   * during the call.
    */
-  build(nodes: readonly (Item | ToolNode)[], replaced?: readonly number[]): Grouping<Item> {
-    if (replaced !== undefined) {
-      const patched = this.#patch(nodes, replaced);
+  build(nodes: readonly (Item | ToolNode)[], changes?: ListChanges): Grouping<Item> {
+    if (changes !== undefined) {
+      const patched = this.#patch(nodes, changes);
       if (patched !== undefined) return patched;
     }
     if (DEV_MODE) groupProbe.composed += nodes.length;
-    const itemOf = new Int32Array(nodes.length);
-    const firstOf: number[] = [];
-    let runStart = 0;
-    const items: (Item | GroupNode)[] = [];
-    const tools: ToolNode[] = [];
+    const { items, tools, itemOf, firstOf } = this.#regroup(nodes, nodes.length, 0);
     const groups = new Map<string, GroupNode>();
-    let run: ToolNode[] = [];
-    const flush = () => {
-      if (run.length === 0) return;
-      firstOf.push(runStart);
-      const group = this.#group(run);
-      groups.set(group.id, group);
-      items.push(group);
-      run = [];
-    };
-    for (const [i, node] of nodes.entries()) {
-      if (isTool(node)) {
-        if (run.length === 0) runStart = i;
-        run.push(node);
-        tools.push(node);
-        itemOf[i] = items.length;
-      } else {
-        flush();
-        itemOf[i] = items.length;
-        firstOf.push(i);
-        items.push(node);
-      }
-    }
-    flush();
+    for (const item of items)
+      if (item.kind === 'group') groups.set((item as GroupNode).id, item as GroupNode);
     this.#groups = groups;
+    this.#items = items;
     this.#itemOf = itemOf;
-    this.#firstOf = Int32Array.from(firstOf);
+    this.#itemBase = 0;
+    this.#firstOf = firstOf;
+    this.#nodeBase = 0;
+    this.#toolCount = tools.length;
     const previous = this.#grouping;
     const sameItems = sameNodes(previous.items, items);
     const sameTools =
@@ -154,53 +160,155 @@ export class Builder<Item extends KindedNode = AssistantNode> {
       tools.every((t) => previous.tools.get(t.callId) === t);
     if (sameItems && sameTools) return previous;
     this.#grouping = Object.freeze({
-      items: sameItems ? previous.items : Object.freeze(items),
+      items: sameItems ? previous.items : Object.freeze(items.slice()),
       tools: sameTools ? previous.tools : ToolMap.of(tools),
     });
     return this.#grouping;
   }
 
-  /** The last Grouping with the nodes at `replaced` swapped in; undefined when that does not apply. */
-  #patch(
+  /**
+   * Groups `nodes[0, end)`: the items, the tools, each node's item index and each item's
+   * first node index (plus `itemBase` and 0: numbers as `#itemOf` and `#firstOf` hold them).
+   */
+  #regroup(
     nodes: readonly (Item | ToolNode)[],
-    replaced: readonly number[],
-  ): Grouping<Item> | undefined {
+    end: number,
+    itemBase: number,
+  ): { items: (Item | GroupNode)[]; tools: ToolNode[]; itemOf: number[]; firstOf: number[] } {
+    const itemOf: number[] = new Array(end);
+    const firstOf: number[] = [];
+    const items: (Item | GroupNode)[] = [];
+    const tools: ToolNode[] = [];
+    let run: ToolNode[] = [];
+    let runStart = 0;
+    const flush = () => {
+      if (run.length === 0) return;
+      firstOf.push(runStart);
+      items.push(this.#group(run));
+      run = [];
+    };
+    for (let i = 0; i < end; i++) {
+      const node = nodes[i] as Item | ToolNode;
+      if (isTool(node)) {
+        if (run.length === 0) runStart = i;
+        run.push(node);
+        tools.push(node);
+        itemOf[i] = itemBase + items.length;
+      } else {
+        flush();
+        itemOf[i] = itemBase + items.length;
+        firstOf.push(i);
+        items.push(node);
+      }
+    }
+    flush();
+    return { items, tools, itemOf, firstOf };
+  }
+
+  /**
+   * The last Grouping with `changes` applied; undefined when they do not apply (the state is
+   * then rebuilt by a full build).
+   */
+  #patch(nodes: readonly (Item | ToolNode)[], changes: ListChanges): Grouping<Item> | undefined {
+    const { removed, added, replaced } = changes;
     const itemOf = this.#itemOf;
     const firstOf = this.#firstOf;
     const previous = this.#grouping;
-    if (!itemOf || !firstOf || itemOf.length !== nodes.length) return undefined;
-    let items: (Item | GroupNode)[] | undefined;
+    const mirror = this.#items;
+    const last = itemOf?.length ?? -1;
+    if (!itemOf || !firstOf || removed > last || nodes.length !== last - removed + added) {
+      return undefined;
+    }
+    // The front: the nodes added, and the rest of the old group they may join. The old items
+    // before `kept` are replaced by the front's items.
+    let kept = 0;
+    let front = 0;
+    if (removed > 0 || added > 0) {
+      front = added;
+      if (removed === last) {
+        kept = mirror.length;
+      } else {
+        kept = (itemOf[removed] as number) - this.#itemBase;
+        const item = mirror[kept] as Item | GroupNode;
+        if (item.kind === 'group') {
+          const first = (firstOf[kept] as number) - this.#nodeBase;
+          front += first + (item as GroupNode).tools.length - removed;
+          kept++;
+        }
+      }
+    }
+    let changedItems = false;
+    let tools: ToolMap | undefined = previous.tools as ToolMap;
+    let toolCount = this.#toolCount;
+    const nodeBase = this.#nodeBase - (added - removed);
+    if (front > 0 || kept > 0) {
+      if (toolCount !== previous.tools.size) return undefined;
+      if (DEV_MODE) groupProbe.composed += front;
+      const region = this.#regroup(nodes, front, 0);
+      let oldTools = 0;
+      for (let k = 0; k < kept; k++) {
+        const item = mirror[k] as Item | GroupNode;
+        if (item.kind === 'group') oldTools += (item as GroupNode).tools.length;
+      }
+      tools = tools.prepended(oldTools, region.tools);
+      if (tools === undefined) return undefined;
+      toolCount += region.tools.length - oldTools;
+      for (let k = 0; k < kept; k++) {
+        const item = mirror[k] as Item | GroupNode;
+        if (item.kind === 'group') this.#groups.delete((item as GroupNode).id);
+      }
+      for (const item of region.items) {
+        if (item.kind === 'group') this.#groups.set((item as GroupNode).id, item as GroupNode);
+      }
+      this.#itemBase += kept - region.items.length;
+      const itemBase = this.#itemBase;
+      const regionItemOf = region.itemOf.map((item) => item + itemBase);
+      const regionFirstOf = region.firstOf.map((node) => node + nodeBase);
+      replaceFront(mirror, kept, region.items);
+      replaceFront(itemOf, front - (added - removed), regionItemOf);
+      replaceFront(firstOf, kept, regionFirstOf);
+      this.#nodeBase = nodeBase;
+      this.#toolCount = toolCount;
+      changedItems = true;
+    }
+    const itemBase = this.#itemBase;
     const changed: ToolNode[] = [];
     const groups = new Set<number>();
     for (const i of replaced) {
+      if (i < front) continue;
       const node = nodes[i] as Item | ToolNode;
-      const at = itemOf[i] as number;
-      const before = previous.items[at] as Item | GroupNode;
+      const at = (itemOf[i] as number) - itemBase;
+      const before = mirror[at] as Item | GroupNode;
       if (DEV_MODE) groupProbe.composed++;
       if (isTool(node)) {
         if (before.kind !== 'group') return undefined;
         const group = before as GroupNode;
-        const old = group.tools[i - (firstOf[at] as number)];
+        const old = group.tools[i - ((firstOf[at] as number) - nodeBase)];
         if (old?.callId !== node.callId) return undefined;
         changed.push(node);
         groups.add(at);
       } else {
         if (before.kind === 'group') return undefined;
-        (items ??= [...previous.items])[at] = node;
+        mirror[at] = node;
+        changedItems = true;
       }
     }
     for (const at of groups) {
-      const first = firstOf[at] as number;
-      const size = (previous.items[at] as GroupNode).tools.length;
+      const first = (firstOf[at] as number) - nodeBase;
+      const before = mirror[at] as GroupNode;
+      const size = before.tools.length;
       if (DEV_MODE) groupProbe.composed += size;
       const group = this.#group(nodes.slice(first, first + size) as ToolNode[]);
       this.#groups.set(group.id, group);
-      if (group !== previous.items[at]) (items ??= [...previous.items])[at] = group;
+      if (group !== before) {
+        mirror[at] = group;
+        changedItems = true;
+      }
     }
-    const tools = changed.length > 0 ? (previous.tools as ToolMap).with(changed) : previous.tools;
-    if (items === undefined && tools === previous.tools) return previous;
+    tools = tools.with(changed);
+    if (!changedItems && tools === previous.tools) return previous;
     this.#grouping = Object.freeze({
-      items: items === undefined ? previous.items : Object.freeze(items),
+      items: changedItems ? Object.freeze(mirror.slice()) : previous.items,
       tools,
     });
     return this.#grouping;

@@ -5,50 +5,124 @@ import { groupProbe } from './probe.js';
 /**
  * The `tools` of a Grouping: every tool node by callId, in log order, read-only.
  *
- * A publication that replaces a few tools in place (a call streaming while thousands are
- * settled) must not copy every entry. A ToolMap shares a base Map with the ToolMaps published
- * before it and holds the replaced entries in a small overlay; `with()` copies only the
- * overlay, and folds it into a new base once it holds more than √size entries, so a
- * publication costs O(√size) amortized instead of O(size). A ToolMap never changes after it
- * is made (the base it shares is never written).
+ * Publications in a long session change a few entries of a large map: a call streaming while
+ * thousands are settled replaces one, an older history page adds a few at the front. Neither
+ * may copy every entry. A ToolMap never changes after it is made; it shares its storage with
+ * the ToolMaps published before it:
+ *
+ * 1. Segments: Maps in log order, each at least twice the size of the one before it (a
+ *    binary counter growing at the front). `prepended()` adds a segment at the front and
+ *    merges the smallest ones until that holds again, so an entry is copied O(log size) times
+ *    over a session paged in from the end, and a lookup reads O(log size) Maps.
+ * 2. Overlay: entries replaced in place. `with()` copies only the overlay, and folds it into
+ *    one segment once it holds more than √size entries: a publication that replaces one
+ *    entry costs O(√size) amortized instead of O(size).
  */
 export class ToolMap implements ReadonlyMap<string, ToolNode> {
-  readonly #base: ReadonlyMap<string, ToolNode>;
+  /** In log order; never written once shared. */
+  readonly #segments: readonly ReadonlyMap<string, ToolNode>[];
   readonly #overlay: ReadonlyMap<string, ToolNode>;
+  readonly #size: number;
 
-  private constructor(base: ReadonlyMap<string, ToolNode>, overlay: ReadonlyMap<string, ToolNode>) {
-    this.#base = base;
+  private constructor(
+    segments: readonly ReadonlyMap<string, ToolNode>[],
+    overlay: ReadonlyMap<string, ToolNode>,
+  ) {
+    this.#segments = segments;
     this.#overlay = overlay;
+    let size = 0;
+    for (const segment of segments) size += segment.size;
+    this.#size = size;
   }
 
   /** The tools in log order (the first of repeated callIds keeps its place, the last node wins). */
   static of(tools: readonly ToolNode[]): ToolMap {
     if (DEV_MODE) groupProbe.toolEntries += tools.length;
-    return new ToolMap(new Map(tools.map((tool) => [tool.callId, tool])), EMPTY);
+    return new ToolMap([new Map(tools.map((tool) => [tool.callId, tool]))], EMPTY);
   }
 
   /** A ToolMap with `replaced` (tools whose callIds are held) in place of the nodes held. */
   with(replaced: readonly ToolNode[]): ToolMap {
+    if (replaced.length === 0) return this;
     const overlay = new Map(this.#overlay);
     for (const tool of replaced) overlay.set(tool.callId, tool);
     if (DEV_MODE) groupProbe.toolEntries += overlay.size;
-    if (overlay.size * overlay.size <= this.#base.size) return new ToolMap(this.#base, overlay);
-    const base = new Map(this.#base);
-    for (const [callId, tool] of overlay) base.set(callId, tool);
-    if (DEV_MODE) groupProbe.toolEntries += base.size;
-    return new ToolMap(base, EMPTY);
+    if (overlay.size * overlay.size <= this.#size) return new ToolMap(this.#segments, overlay);
+    const merged = new Map<string, ToolNode>();
+    for (const [callId, tool] of this) merged.set(callId, overlay.get(callId) ?? tool);
+    if (DEV_MODE) groupProbe.toolEntries += merged.size;
+    return new ToolMap([merged], EMPTY);
+  }
+
+  /**
+   * A ToolMap without its first `removed` entries (log order) and with `added` before the
+   * rest; undefined when an added callId is among the entries kept (the caller rebuilds).
+   */
+  prepended(removed: number, added: readonly ToolNode[]): ToolMap | undefined {
+    const base = removed > 0 ? this.#without(removed) : this;
+    for (const tool of added) if (base.has(tool.callId)) return undefined;
+    if (added.length === 0) return base;
+    const front = new Map<string, ToolNode>();
+    for (const tool of added) front.set(tool.callId, tool);
+    if (front.size !== added.length) return undefined;
+    if (DEV_MODE) groupProbe.toolEntries += front.size;
+    const segments = [front, ...base.#segments];
+    // Keep each segment at most half the size of the next: merge the front two until it holds.
+    while (
+      segments.length > 1 &&
+      2 * (segments[0] as Map<string, ToolNode>).size >
+        (segments[1] as ReadonlyMap<string, ToolNode>).size
+    ) {
+      const merged = new Map(segments[0] as Map<string, ToolNode>);
+      for (const [callId, tool] of segments[1] as ReadonlyMap<string, ToolNode>)
+        merged.set(callId, tool);
+      if (DEV_MODE) groupProbe.toolEntries += merged.size;
+      segments.splice(0, 2, merged);
+    }
+    return new ToolMap(segments, base.#overlay);
+  }
+
+  /** This map without its first `removed` entries (only the segments they are in are copied). */
+  #without(removed: number): ToolMap {
+    const segments = [...this.#segments];
+    let overlay = this.#overlay;
+    let skip = removed;
+    while (skip > 0 && segments.length > 0) {
+      const first = segments.shift() as ReadonlyMap<string, ToolNode>;
+      const kept = new Map<string, ToolNode>();
+      for (const [callId, tool] of first) {
+        if (skip > 0) {
+          skip--;
+          if (overlay.has(callId)) {
+            const copy = new Map(overlay);
+            copy.delete(callId);
+            overlay = copy;
+          }
+        } else kept.set(callId, tool);
+      }
+      if (DEV_MODE) groupProbe.toolEntries += kept.size;
+      if (kept.size > 0) segments.unshift(kept);
+    }
+    return new ToolMap(segments, overlay);
   }
 
   get size(): number {
-    return this.#base.size;
+    return this.#size;
   }
 
   get(callId: string): ToolNode | undefined {
-    return this.#overlay.get(callId) ?? this.#base.get(callId);
+    const replaced = this.#overlay.get(callId);
+    if (replaced !== undefined) return replaced;
+    for (const segment of this.#segments) {
+      const tool = segment.get(callId);
+      if (tool !== undefined) return tool;
+    }
+    return undefined;
   }
 
   has(callId: string): boolean {
-    return this.#base.has(callId);
+    for (const segment of this.#segments) if (segment.has(callId)) return true;
+    return false;
   }
 
   forEach(
@@ -59,7 +133,7 @@ export class ToolMap implements ReadonlyMap<string, ToolNode> {
   }
 
   keys(): MapIterator<string> {
-    return this.#base.keys();
+    return this.#keys() as MapIterator<string>;
   }
 
   values(): MapIterator<ToolNode> {
@@ -80,11 +154,17 @@ export class ToolMap implements ReadonlyMap<string, ToolNode> {
 
   *#entries(): Generator<[string, ToolNode]> {
     const overlay = this.#overlay;
-    if (overlay.size === 0) {
-      yield* this.#base;
-      return;
+    for (const segment of this.#segments) {
+      if (overlay.size === 0) {
+        yield* segment;
+        continue;
+      }
+      for (const [callId, tool] of segment) yield [callId, overlay.get(callId) ?? tool];
     }
-    for (const [callId, tool] of this.#base) yield [callId, overlay.get(callId) ?? tool];
+  }
+
+  *#keys(): Generator<string> {
+    for (const segment of this.#segments) yield* segment.keys();
   }
 
   *#values(): Generator<ToolNode> {

@@ -1,0 +1,175 @@
+/**
+ * Loading a long session newest-first in pages ("scroll up for more") with a publication per
+ * page costs what the page adds, not the session: the Assembler puts the Contexts a page
+ * opens in order without sorting the rest and hands its compose step the nodes added at the
+ * front, and the Builder groups only those (and the group they join) and prepends them to
+ * the tools map. Work is counted (Contexts ordered or listed, nodes the Builder visited, map
+ * entries copied), never timed; the Conversations are compared with a full rebuild's.
+ */
+import { expect } from 'chai';
+import { projection, sessionLog, streamedWrite } from '../../bench/support/session-log.js';
+import { NodeAssembler } from '../../src/assembler/node-assembler.js';
+import { assemblerProbe } from '../../src/assembler/probe.js';
+import { Assembler, defaultDefinitions } from '../../src/conversation/assembler.js';
+import type { Conversation, ConversationNode } from '../../src/conversation/conversation.js';
+import type { AssistantNode } from '../../src/definitions/assistant-definition.js';
+import type { SessionEvent } from '../../src/events/types.js';
+import { Builder } from '../../src/groups/builder.js';
+import { groupProbe } from '../../src/groups/probe.js';
+import { NOW } from '../assembler/support/events.js';
+import { describe, it } from '../harness.js';
+
+const PAGE = 50;
+
+type Publisher = {
+  prepend(events: readonly SessionEvent[]): void;
+  push(events: Parameters<Assembler['push']>[0]): void;
+  publish(): Conversation;
+};
+
+/** The default composition, with a compose step that ignores the changes it is told. */
+function rebuilding(): Publisher {
+  const builder = new Builder<AssistantNode>();
+  return new NodeAssembler<ConversationNode, Conversation>({
+    definitions: defaultDefinitions,
+    compose: (nodes) => builder.build(nodes),
+    now: () => NOW,
+  });
+}
+
+const work = () =>
+  assemblerProbe.ordered + assemblerProbe.listed + groupProbe.composed + groupProbe.toolEntries;
+
+/** The work of each page, `log` loaded newest-first in pages of `page` with a publish per page. */
+function workPerPage(assembler: Publisher, pages: readonly SessionEvent[][]): number[] {
+  const perPage: number[] = [];
+  for (const page of pages) {
+    const before = work();
+    assembler.prepend(page);
+    assembler.publish();
+    perPage.push(work() - before);
+  }
+  return perPage;
+}
+
+/** `log` cut in pages of `size`, newest first. */
+function newestFirst(log: readonly SessionEvent[], size: number): SessionEvent[][] {
+  const pages: SessionEvent[][] = [];
+  for (let end = log.length; end > 0; end -= size)
+    pages.push(log.slice(Math.max(0, end - size), end));
+  return pages;
+}
+
+/** The mean work of the last tenth of the pages over that of the first tenth. */
+function growth(perPage: readonly number[]): number {
+  const tenth = Math.max(1, Math.floor(perPage.length / 10));
+  const mean = (list: readonly number[]) => list.reduce((a, b) => a + b, 0) / list.length;
+  return mean(perPage.slice(-tenth)) / mean(perPage.slice(0, tenth));
+}
+
+describe('history paging: a page with its publication costs what the page adds', () => {
+  it('300 pages of 50 events newest-first: the last pages count no more work than the first', () => {
+    const log = sessionLog(300 * PAGE);
+    const perPage = workPerPage(new Assembler({ now: () => NOW }), newestFirst(log, PAGE));
+    expect(Math.min(...perPage), 'each page orders and composes its own nodes').to.be.at.least(10);
+    // The tools map merges its front segments as a binary counter: O(log tools) per entry.
+    expect(growth(perPage)).to.be.at.most(2);
+  });
+
+  it('(negative control) a compose step that ignores the changes regroups the whole session per page and fails the same check', () => {
+    const log = sessionLog(300 * PAGE);
+    const perPage = workPerPage(rebuilding(), newestFirst(log, PAGE));
+    expect(growth(perPage)).to.be.greaterThan(8);
+  });
+
+  it('(negative control) pages that fill gaps between held events sort every Context, and the count shows it', () => {
+    // Odd seqs first, then the even ones page by page: every page opens Contexts among the
+    // held ones, which no front merge can place, so each publication sorts them all.
+    const log = sessionLog(120 * PAGE);
+    const assembler = new Assembler({ now: () => NOW });
+    assembler.prepend(log.filter((e) => e.seq % 2 === 1));
+    assembler.publish();
+    const even = log.filter((e) => e.seq % 2 === 0);
+    const before = assemblerProbe.ordered;
+    const pages = newestFirst(even, PAGE);
+    for (const page of pages) {
+      assembler.prepend(page);
+      assembler.publish();
+    }
+    expect((assemblerProbe.ordered - before) / pages.length).to.be.greaterThan(1_000);
+    const batch = new Assembler({ now: () => NOW });
+    batch.push(log);
+    expect(projection(assembler.publish())).to.equal(projection(batch.publish()));
+  });
+
+  it('every paged publication equals a full rebuild, and the items after the front stay the same objects', () => {
+    const log = sessionLog(40 * PAGE);
+    // Uneven pages: a page often ends between a call and its result or inside a group.
+    const sizes = [7, 50, 13, 1, 29, 3];
+    const pages: SessionEvent[][] = [];
+    for (let end = log.length, k = 0; end > 0; k++) {
+      const size = sizes[k % sizes.length] as number;
+      pages.push(log.slice(Math.max(0, end - size), end));
+      end -= size;
+    }
+    const paged = new Assembler({ now: () => NOW });
+    const rebuilt = rebuilding();
+    let previous: Conversation | undefined;
+    for (const page of pages) {
+      paged.prepend(page);
+      rebuilt.prepend(page);
+      const [p, r] = [paged.publish(), rebuilt.publish()];
+      expect(projection(p)).to.equal(projection(r));
+      expect([...p.tools.keys()]).to.deep.equal([...r.tools.keys()]);
+      if (previous) {
+        // The older items are new; every item from the second of the last publication on is kept.
+        const kept = previous.items.slice(1);
+        expect(p.items.slice(p.items.length - kept.length)).to.deep.equal(kept);
+        for (let i = 1; i <= kept.length; i++) {
+          expect(p.items[p.items.length - i]).to.equal(kept[kept.length - i]);
+        }
+        for (const [callId, tool] of previous.tools) {
+          if (p.tools.get(callId) !== tool) {
+            // Only a tool of the front's group or one whose call arrived changes.
+            expect(
+              previous.items
+                .slice(0, 1)
+                .some((item) => item.kind === 'group' && item.tools.includes(tool)) ||
+                tool.call === null,
+            ).to.equal(true);
+          }
+        }
+      }
+      previous = p;
+    }
+    const batch = new Assembler({ now: () => NOW });
+    batch.push(log);
+    expect(projection(paged.publish())).to.equal(projection(batch.publish()));
+  });
+
+  it('a call streaming at the live end while older pages load: each publication equals a full rebuild', () => {
+    const log = sessionLog(20 * PAGE);
+    const last = (log[log.length - 1] as SessionEvent).seq;
+    const text = JSON.stringify({ file_path: '/src/live.ts', content: 'x'.repeat(4096) });
+    const fragments: string[] = [];
+    for (let i = 0; i < text.length; i += 16) fragments.push(text.slice(i, i + 16));
+    const live = streamedWrite('live', 'w_live', fragments, text, last + 1);
+    const paged = new Assembler({ now: () => NOW });
+    const rebuilt = rebuilding();
+    const pages = newestFirst(log, PAGE);
+    let delta = 0;
+    for (const [k, page] of pages.entries()) {
+      for (const a of [paged, rebuilt]) {
+        a.prepend(page);
+        a.push(live.stream.slice(delta, delta + 16));
+        if (k === 12) a.push([...live.durable, live.settle]);
+      }
+      delta += 16;
+      const [p, r] = [paged.publish(), rebuilt.publish()];
+      for (const c of [p, r]) c.tools.get('w_live')?.args.stringLength('content', { step: 1024 });
+      expect(projection(p)).to.equal(projection(r));
+      expect([...p.tools.keys()]).to.deep.equal([...r.tools.keys()]);
+    }
+    expect(paged.publish().tools.get('w_live')?.stage).to.equal('start');
+  });
+});
