@@ -15,7 +15,7 @@ export type {
   ToolTimelineErrorEvent,
 } from './internal/events.js';
 export { englishLabels, type ToolLabels } from './internal/labels.js';
-export type { ToolClassifier, ToolRenderer } from './internal/render-tool.js';
+export type { ToolClassifier, ToolRenderer, TurnRenderer } from './internal/render-tool.js';
 export { ToolGroupElement } from './internal/tool-group-element.js';
 export { ToolRowElement } from './internal/tool-row-element.js';
 export { ToolTimelineElement } from './internal/tool-timeline-element.js';

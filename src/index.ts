@@ -13,12 +13,14 @@ export {
   defaultDefinitions,
 } from './conversation/assembler.js';
 export type { Conversation, ConversationNode } from './conversation/conversation.js';
+export { definitionsWithTurns } from './conversation/turns.js';
 export {
   type AssistantBlock,
   type AssistantNode,
   assistantDefinition,
 } from './definitions/assistant-definition.js';
 export { type ToolNode, type ToolStage, toolDefinition } from './definitions/tool-definition.js';
+export { type TurnNode, turnDefinition } from './definitions/turn-definition.js';
 export type { FetchLike, FetchResponseLike } from './events/fetch-like.js';
 export { type LoadHistoryOptions, loadHistory } from './events/load-history.js';
 export { type RecordTranscriptOptions, recordTranscript } from './events/record.js';
@@ -64,7 +66,9 @@ export type {
   ToolCallEvent,
   ToolResultEvent,
   ToolUseBlock,
+  TurnEndEvent,
   TurnEvent,
+  TurnStartEvent,
 } from './events/types.js';
 export { isDurableEvent, isStreamEvent } from './events/types.js';
 export { EventError, isCallfoldEvent, parseEvent } from './events/validate.js';

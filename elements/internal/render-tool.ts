@@ -1,5 +1,5 @@
 import type { TemplateResult } from 'lit';
-import type { ToolCategory, ToolNode } from '../../src/index.js';
+import type { ToolCategory, ToolNode, TurnNode } from '../../src/index.js';
 
 /**
  * An embedder's own rendering for some tools, by composition: return a template for the
@@ -17,3 +17,17 @@ export type ToolRenderer = (node: ToolNode, category: ToolCategory) => TemplateR
 
 /** Maps a tool name to its category; `categoryOf` from the core by default. */
 export type ToolClassifier = (name: string) => ToolCategory;
+
+/**
+ * An embedder's own turn separator in `<tool-timeline>`: return a template for the turn, or
+ * undefined for the built-in one. Called at every render of the timeline with the current
+ * node; keyed by turn id. `turn.prompt` is the user's untrusted text: render it as text (Lit
+ * does so for `${turn.prompt}`), or sanitise it yourself before any HTML.
+ *
+ * @example
+ * ```ts
+ * timeline.renderTurn = (turn) =>
+ *   html`<h3 class="you">${turn.prompt ?? 'New turn'}</h3>`;
+ * ```
+ */
+export type TurnRenderer = (turn: TurnNode) => TemplateResult | undefined;

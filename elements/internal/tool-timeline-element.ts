@@ -7,12 +7,15 @@ import {
   type AssistantNode,
   assemble,
   type Conversation,
+  definitionsWithTurns,
   type GroupNode,
+  type TurnNode,
 } from '../../src/index.js';
+import { clipAt } from './clip.js';
 import { emit, type ToolGroupToggleEvent } from './events.js';
 import { englishLabels, resolveLabels, type ToolLabels } from './labels.js';
 import { groupExportParts } from './parts.js';
-import type { ToolClassifier, ToolRenderer } from './render-tool.js';
+import type { ToolClassifier, ToolRenderer, TurnRenderer } from './render-tool.js';
 import { theme } from './theme.js';
 import { toolTimelineStyles } from './tool-timeline-styles.js';
 
@@ -34,6 +37,12 @@ import { toolTimelineStyles } from './tool-timeline-styles.js';
  * are in the conversation; `expand-groups` sets the state of groups not toggled yet.
  * Assistant text is rendered as text (not Markdown, never HTML).
  *
+ * Turns: the `source` is folded with `definitionsWithTurns`, so each `turn/start` is a
+ * `TurnNode` item and the timeline draws a separator where the turn starts, with the user's
+ * `prompt` (an optional field of `turn/start`) as a heading, rendered as text. A `conversation`
+ * shows turns when it was folded with `definitionsWithTurns` too. `renderTurn` draws them the
+ * embedder's way.
+ *
  * Registering `tool-timeline` (`callfold/elements/tool-timeline`) also registers
  * `tool-group` and `tool-row`.
  *
@@ -48,6 +57,9 @@ import { toolTimelineStyles } from './tool-timeline-styles.js';
  * @fires tool-approval - Bubbles from a row: Approve or Deny was activated. `detail: { callId, approved }`. Record it (`tool/approval`) and run the call only when approved.
  *
  * @csspart timeline - The list of items.
+ * @csspart turn - Where a user turn starts: the separator and the prompt.
+ * @csspart turn-rule - The separator line (an `<hr>`; hidden on the first item).
+ * @csspart turn-prompt - The user's prompt, a heading (`role="heading"`, level 2), as text; a long prompt ends in "…".
  * @csspart assistant - One assistant response.
  * @csspart text - Its text.
  * @csspart reasoning - Its reasoning, collapsed in a `<details>`.
@@ -109,12 +121,16 @@ export class ToolTimelineElement extends LitElement {
     assembleOptions: { attribute: false, noAccessor: true },
     expandGroups: { type: Boolean, attribute: 'expand-groups' },
     renderTool: { attribute: false },
+    renderTurn: { attribute: false },
     categoryOf: { attribute: false },
     labels: { attribute: false },
   };
 
-  /** The Conversation to show, when no `source` is set. */
-  declare conversation: Conversation | undefined;
+  /**
+   * The Conversation to show, when no `source` is set. Fold it with `definitionsWithTurns`
+   * (`new Assembler<TurnNode>({ definitions: definitionsWithTurns })`) to show turns.
+   */
+  declare conversation: Conversation<TurnNode> | undefined;
   /**
    * Whether groups not toggled by the user show their rows.
    * @attr expand-groups
@@ -122,6 +138,11 @@ export class ToolTimelineElement extends LitElement {
   declare expandGroups: boolean;
   /** Renders some tools the embedder's way; passed to every group. */
   declare renderTool: ToolRenderer | undefined;
+  /**
+   * Renders turn separators the embedder's way: return a template for a turn (e.g. with an
+   * avatar, or Markdown you sanitise yourself), or undefined for the built-in separator.
+   */
+  declare renderTurn: TurnRenderer | undefined;
   /**
    * Overrides the rows' categories in every group (see `ToolGroupElement.categoryOf`).
    * Undefined by default: rows follow their group's `categories`. To add tool names, give
@@ -138,12 +159,14 @@ export class ToolTimelineElement extends LitElement {
   #labels: ToolLabels = englishLabels;
 
   #source: Observable<AssembleInput> | undefined;
-  #assembleOptions: AssembleOptions | undefined;
+  #assembleOptions: AssembleOptions<TurnNode> | undefined;
   #subscription: Subscription | null = null;
-  #subscribed: { source: Observable<AssembleInput>; options: AssembleOptions | undefined } | null =
-    null;
+  #subscribed: {
+    source: Observable<AssembleInput>;
+    options: AssembleOptions<TurnNode> | undefined;
+  } | null = null;
   /** What the current subscription last published. */
-  #folded: Conversation | undefined;
+  #folded: Conversation<TurnNode> | undefined;
   /** Expanded state of groups the user toggled, by id, pruned to the groups shown. */
   readonly #expanded = new Map<string, boolean>();
 
@@ -152,6 +175,7 @@ export class ToolTimelineElement extends LitElement {
     this.conversation = undefined;
     this.expandGroups = false;
     this.renderTool = undefined;
+    this.renderTurn = undefined;
     this.categoryOf = undefined;
     this.labels = undefined;
   }
@@ -170,11 +194,14 @@ export class ToolTimelineElement extends LitElement {
     this.requestUpdate('source', old);
   }
 
-  /** Options for `assemble()` (scheduler, definitions, onInvalid…); setting them resubscribes. */
-  get assembleOptions(): AssembleOptions | undefined {
+  /**
+   * Options for `assemble()` (scheduler, definitions, onInvalid…); setting them resubscribes.
+   * `definitions` defaults to `definitionsWithTurns`.
+   */
+  get assembleOptions(): AssembleOptions<TurnNode> | undefined {
     return this.#assembleOptions;
   }
-  set assembleOptions(options: AssembleOptions | undefined) {
+  set assembleOptions(options: AssembleOptions<TurnNode> | undefined) {
     const old = this.#assembleOptions;
     this.#assembleOptions = options;
     this.#sync();
@@ -182,7 +209,7 @@ export class ToolTimelineElement extends LitElement {
   }
 
   /** The Conversation shown: the source's latest publication, or `conversation`. */
-  get shown(): Conversation | undefined {
+  get shown(): Conversation<TurnNode> | undefined {
     return this.source ? this.#folded : this.conversation;
   }
 
@@ -223,7 +250,8 @@ export class ToolTimelineElement extends LitElement {
     if (!source) return;
     const options = this.assembleOptions;
     this.#subscribed = { source, options };
-    this.#subscription = source.pipe(assemble(options)).subscribe({
+    const folding = { definitions: definitionsWithTurns, ...options };
+    this.#subscription = source.pipe(assemble<TurnNode>(folding)).subscribe({
       next: (conversation) => {
         this.#folded = conversation;
         this.requestUpdate();
@@ -242,7 +270,12 @@ export class ToolTimelineElement extends LitElement {
       ${repeat(
         items,
         (item) => `${item.kind}:${item.id}`,
-        (item) => (item.kind === 'assistant' ? this.#assistant(item) : this.#group(item)),
+        (item) =>
+          item.kind === 'assistant'
+            ? this.#assistant(item)
+            : item.kind === 'turn'
+              ? this.#turn(item)
+              : this.#group(item),
       )}
     </div>`;
   }
@@ -258,6 +291,24 @@ export class ToolTimelineElement extends LitElement {
             </details>`
       }
       ${node.text === '' ? nothing : html`<p part="text" class="text">${node.text}</p>`}
+    </div>`;
+  }
+
+  /** The separator where a turn starts, and the user's prompt as a heading (text only). */
+  #turn(turn: TurnNode): TemplateResult {
+    const custom = this.renderTurn?.(turn);
+    if (custom !== undefined) return custom;
+    const prompt = turn.prompt ?? '';
+    const cut = clipAt(prompt);
+    return html`<div part="turn" class="turn" data-stage=${turn.stage}>
+      <hr part="turn-rule" class="rule" />
+      ${
+        prompt === ''
+          ? nothing
+          : html`<p part="turn-prompt" class="prompt" role="heading" aria-level="2">${
+              cut === undefined ? prompt : `${prompt.slice(0, cut)}…`
+            }</p>`
+      }
     </div>`;
   }
 

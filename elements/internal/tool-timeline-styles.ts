@@ -36,4 +36,35 @@ export const toolTimelineStyles = css`
     border-inline-start: 2px solid var(--_border);
     font-style: italic;
   }
+
+  .turn {
+    display: flex;
+    flex-direction: column;
+    gap: 0.75em;
+  }
+
+  .turn .rule {
+    width: 100%;
+    margin: 0.25em 0 0;
+    border: 0;
+    border-top: 1px solid var(--_border);
+  }
+
+  .timeline > .turn:first-child .rule {
+    display: none;
+  }
+
+  .turn .prompt {
+    align-self: flex-end;
+    max-width: min(100%, 42em);
+    margin: 0;
+    padding: 0.5em 0.75em;
+    border-radius: var(--_radius);
+    background: var(--_raised);
+    font-size: 1em;
+    font-weight: 600;
+    line-height: 1.5;
+    white-space: pre-wrap;
+    overflow-wrap: anywhere;
+  }
 `;

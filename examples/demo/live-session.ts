@@ -71,7 +71,7 @@ export function liveSession(request: LiveRequest, session: Session): Observable<
     const dispatched: string[] = [];
     const adapt = anthropic ? fromAnthropicMessages : fromOpenAIChatCompletions;
     const events = concat(
-      of(session.turn('turn/start', turnId)),
+      of(session.turn('turn/start', turnId, request.prompt)),
       from(response).pipe(
         switchMap((body) => adapt(body, { session })),
         tap((event) => {

@@ -14,6 +14,8 @@
 import '../../elements/tool-timeline.js';
 import type { ToolTimelineElement } from '../../elements/classes.js';
 import { Assembler } from '../../src/conversation/assembler.js';
+import { definitionsWithTurns } from '../../src/conversation/turns.js';
+import type { TurnNode } from '../../src/definitions/turn-definition.js';
 import { decodeTranscript } from '../../src/events/transcript.js';
 import type { CallfoldEvent } from '../../src/events/types.js';
 import { createSession } from '../../src/providers/session.js';
@@ -66,7 +68,7 @@ const ui = {
 interface Run {
   readonly server: SessionServer;
   /** Folds every event, uninterrupted: what the timeline must end up showing. */
-  readonly reference: Assembler;
+  readonly reference: Assembler<TurnNode>;
   readonly timings: StageTimings;
   readonly player: Player | undefined;
   /** The run's clock in recorded ms. */
@@ -142,7 +144,8 @@ function newRun(feed: Feed | null): {
   viewer?.dispose();
   ui.log.replaceChildren();
   const server = new SessionServer();
-  const reference = new Assembler();
+  // The timeline folds its source with turns; so does the reference it is compared with.
+  const reference = new Assembler<TurnNode>({ definitions: definitionsWithTurns });
   const timings = new StageTimings();
   const started = performance.now();
   let player: Player | undefined;

@@ -18,7 +18,20 @@
 export type Durable = { seq: number; at?: number };
 
 /** A user turn begins (`turn/start`) or ends (`turn/end`). Durable. */
-export type TurnEvent = Durable & { type: 'turn/start' | 'turn/end'; turnId: string };
+export type TurnEvent = TurnStartEvent | TurnEndEvent;
+
+/**
+ * A user turn begins. Durable.
+ *
+ * `prompt` (an extension of the design's event model, optional so that older transcripts stay
+ * valid) is the user's message that started the turn, as plain text: a `<tool-timeline>`
+ * shows it in the turn's separator, as text, never as HTML. Give the text the user typed
+ * (not the whole context sent to the model). See docs/decisions/0007-turn-separator.md.
+ */
+export type TurnStartEvent = Durable & { type: 'turn/start'; turnId: string; prompt?: string };
+
+/** A user turn ends. Durable. */
+export type TurnEndEvent = Durable & { type: 'turn/end'; turnId: string };
 
 /**
  * One settled model response, as persisted. Durable.

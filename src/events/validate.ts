@@ -42,6 +42,7 @@ export class EventError extends Error {
  * 7. The real-world call shapes are optional: `input` is `'text'` (then `tool/call.args`
  *    must be a string), `executor` is `'provider'`, `providerCallId`, `approvalId` and
  *    `stopReason` are non-empty strings, `incomplete` and `approved` are booleans.
+ *    `turn/start.prompt` (the user's message, an extension) is a string and may be empty.
  * 8. The value is returned as is: never copied, never mutated. A getter that throws or an
  *    exotic object (a revoked Proxy) is reported as an `EventError`, never as a crash.
  */
@@ -94,7 +95,8 @@ type Fields = (record: object, label: string) => Problem | undefined;
 
 /** One checker per variant: the mapped type makes a missing variant a compile error. */
 const variants: { readonly [K in CallfoldEventType]: Fields } = {
-  'turn/start': (r, l) => durable(r, l) ?? need(r, 'turnId', nonEmptyString, l),
+  'turn/start': (r, l) =>
+    durable(r, l) ?? need(r, 'turnId', nonEmptyString, l) ?? allow(r, 'prompt', string, l),
   'turn/end': (r, l) => durable(r, l) ?? need(r, 'turnId', nonEmptyString, l),
   'assistant/message': (r, l) =>
     durable(r, l) ??

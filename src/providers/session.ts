@@ -202,9 +202,15 @@ export class Session {
     );
   }
 
-  /** A numbered `turn/start` or `turn/end`. */
-  turn(type: TurnEvent['type'], turnId: string): TurnEvent {
-    return this.record({ type, turnId });
+  /**
+   * A numbered `turn/start` or `turn/end`. `prompt`, the user's message as plain text, goes
+   * on a `turn/start` (a `<tool-timeline>` shows it in the turn's separator); a `turn/end`
+   * ignores it.
+   */
+  turn(type: TurnEvent['type'], turnId: string, prompt?: string): TurnEvent {
+    return this.record(
+      type === 'turn/start' && prompt !== undefined ? { type, turnId, prompt } : { type, turnId },
+    );
   }
 
   /**

@@ -111,6 +111,7 @@ describe('the recorded demo session', () => {
 /** What the timeline shows, read through the elements' shadow roots once they have rendered. */
 interface Shown {
   items: (
+    | { turn: string }
     | { assistant: string }
     | {
         summary: string;
@@ -140,6 +141,10 @@ function readTimeline(selector: string): Promise<Shown> {
     await timeline.updateComplete;
     const items: Shown['items'] = [];
     for (const item of timeline.shadowRoot?.querySelectorAll('.timeline > *') ?? []) {
+      if (item.getAttribute('part') === 'turn') {
+        items.push({ turn: text(item, 'turn-prompt') });
+        continue;
+      }
       if (item.localName !== 'tool-group') {
         items.push({ assistant: text(item, 'text') });
         continue;
@@ -298,6 +303,12 @@ describe('the demo page in Chromium', { skip, timeout: 300_000 }, () => {
     expect(write).to.include({ path: 'src/greetings/table.ts', size: '511 KiB' });
     // One assistant response per attempt that ended; the cut one is gone with its row.
     expect(shown.items.filter((item) => 'assistant' in item)).to.have.length(8);
+    // A separator where each of the two turns starts (the recording's turns carry no prompt).
+    expect(shown.items.filter((item) => 'turn' in item)).to.deep.equal([
+      { turn: '' },
+      { turn: '' },
+    ]);
+    expect(shown.items[0]).to.deep.equal({ turn: '' });
     final = shown;
   });
 
@@ -464,6 +475,10 @@ describe('the demo page in Chromium', { skip, timeout: 300_000 }, () => {
         (input as HTMLInputElement).value = 'test-model';
       });
       await page.type('#live-key', 'sk-demo-key');
+      const prompt = await page.$eval(
+        '#live-prompt',
+        (area) => (area as HTMLTextAreaElement).value,
+      );
       await page.click('#live-start');
       await finished(page);
       const shown = await page.evaluate(readTimeline, '#timeline');
@@ -480,6 +495,9 @@ describe('the demo page in Chromium', { skip, timeout: 300_000 }, () => {
       const sent = JSON.parse(requests[0]?.body ?? '{}');
       expect(sent).to.include({ model: 'test-model', stream: true });
       expect(stored).to.deep.equal([0, 0, '']);
+      // The live turn starts with the form's prompt, on turn/start, shown as its separator.
+      expect(prompt).to.not.equal('');
+      expect(shown.items[0]).to.deep.equal({ turn: prompt.replace(/\s+/g, ' ').trim() });
       const rows = shown.items.flatMap((item) => ('rows' in item ? item.rows : []));
       expect(rows.map((row) => [row.title, row.stage])).to.deep.equal([
         ['Read', 'result'],
