@@ -66,6 +66,7 @@ const ui = {
   log: element('log', HTMLOListElement),
   restart: element('restart', HTMLButtonElement),
   speeds: element('speed', HTMLFieldSetElement),
+  speedError: element('speed-error', HTMLElement),
 };
 
 const integer = new Intl.NumberFormat('en');
@@ -212,15 +213,46 @@ function start(): void {
   replay.play();
 }
 
-const requested = Number(new URLSearchParams(location.search).get('speed'));
+/** The fastest `?speed=` taken: beyond it a replay is a frame or two anyway. */
+const MAX_SPEED = 1000;
+
+/**
+ * `?speed=`: any number above 0 and at most MAX_SPEED selects that speed (a choice is added
+ * when it is not one of the buttons); anything else is reported on the page, and the replay
+ * plays at 1×. `body[data-speed]` says the speed in use.
+ */
+function applySpeedParameter(text: string | null): void {
+  if (text === null) return;
+  const requested = text.trim() === '' ? Number.NaN : Number(text);
+  if (!(requested > 0 && requested <= MAX_SPEED)) {
+    ui.speedError.textContent = `Ignored ?speed=${text}: give a number above 0 and at most ${MAX_SPEED}, e.g. ?speed=4. Playing at 1×.`;
+    ui.speedError.hidden = false;
+    return;
+  }
+  const radios = [...ui.speeds.querySelectorAll<HTMLInputElement>('input[name="speed"]')];
+  let radio = radios.find((input) => Number(input.value) === requested);
+  if (!radio) {
+    radio = document.createElement('input');
+    radio.type = 'radio';
+    radio.name = 'speed';
+    radio.value = String(requested);
+    const label = document.createElement('label');
+    label.append(radio, ` ${requested}×`);
+    ui.speeds.append(label);
+  }
+  radio.checked = true;
+}
+
+applySpeedParameter(new URLSearchParams(location.search).get('speed'));
 for (const input of ui.speeds.querySelectorAll<HTMLInputElement>('input[name="speed"]')) {
-  if (Number(input.value) === requested) input.checked = true;
   if (input.checked) speed = Number(input.value);
 }
+document.body.dataset.speed = String(speed);
 ui.speeds.addEventListener('change', (event) => {
   if (!(event.target instanceof HTMLInputElement)) return;
   speed = Number(event.target.value);
   replay.speed = speed;
+  document.body.dataset.speed = String(speed);
 });
 ui.restart.addEventListener('click', start);
 ui.progress.max = replay.duration;
