@@ -6,7 +6,6 @@
 // rows render, and a click on a row's path reaches the framework's own handler (the app shows
 // the path it received). Needs the npm registry or a warm npm cache.
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -15,34 +14,12 @@ import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import puppeteer from 'puppeteer-core';
 import { chromiumPath } from './find-chromium.mjs';
+import { npm, run } from './run-command.mjs';
 
 const repository = fileURLToPath(new URL('..', import.meta.url));
 const examples = join(repository, 'examples/frameworks');
 const tarball = join(repository, '.build-pack/callfold.tgz');
-const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 const apps = ['vanilla', 'vue', 'svelte', 'react'];
-
-// A nested npm must find the scratch workspace from its own working directory.
-const env = Object.fromEntries(
-  Object.entries(process.env).filter(
-    ([name]) => !/^npm_(config_local_prefix$|package_|lifecycle_|command$)/i.test(name),
-  ),
-);
-
-function run(command, args, cwd) {
-  const result = spawnSync(command, args, {
-    cwd,
-    env,
-    encoding: 'utf8',
-    shell: process.platform === 'win32',
-    maxBuffer: 64 * 1024 * 1024,
-  });
-  if (result.status !== 0) {
-    const output = `${result.stdout ?? ''}${result.stderr ?? ''}`.trim();
-    throw new Error(`\`${[command, ...args].join(' ')}\` in ${cwd} failed\n${output}`);
-  }
-  return result.stdout;
-}
 
 let scratch;
 let workspace;

@@ -18,34 +18,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { env, npm, run } from './run-command.mjs';
 
 const repository = fileURLToPath(new URL('..', import.meta.url));
-const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
-
-// Under `npm test` the parent npm exports its project (local prefix, package fields) into the
-// environment; a nested npm must find the scratch project from its own working directory.
-const env = Object.fromEntries(
-  Object.entries(process.env).filter(
-    ([name]) => !/^npm_(config_local_prefix$|package_|lifecycle_|command$)/i.test(name),
-  ),
-);
-
-function run(command, args, cwd) {
-  const result = spawnSync(command, args, {
-    cwd,
-    env,
-    encoding: 'utf8',
-    shell: process.platform === 'win32',
-    maxBuffer: 64 * 1024 * 1024,
-  });
-  if (result.status !== 0) {
-    const output = `${result.stdout ?? ''}${result.stderr ?? ''}`.trim();
-    throw new Error(
-      `\`${[command, ...args].join(' ')}\` in ${cwd} failed (${result.error?.message ?? `exit ${result.status}`})\n${output}`,
-    );
-  }
-  return result.stdout;
-}
 
 let scratch;
 let project;

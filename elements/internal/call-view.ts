@@ -7,6 +7,7 @@ import {
 import { clipAt } from './clip.js';
 import { firstKey, scalarText } from './field-text.js';
 import { httpUrl } from './http-url.js';
+import { isRecord } from './is-record.js';
 import type { ToolLabels } from './labels.js';
 import { resultView } from './tool-output.js';
 
@@ -79,10 +80,6 @@ function fields(args: PartialArguments, keys: readonly string[]): FieldEntry[] {
     if (value !== undefined && value !== '') entries.push({ label: key, value });
   }
   return entries;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function stringIn(record: Record<string, unknown>, keys: readonly string[]): string | undefined {

@@ -1,3 +1,5 @@
+import { isRecord } from './is-record.js';
+
 /** A tool result as a row shows it: text, and the exit code when the output carries one. */
 export interface OutputView {
   readonly text: string;
@@ -9,10 +11,6 @@ const TEXT_FIELDS = ['output', 'stdout', 'stderr', 'content', 'text', 'result', 
 /** "Exit code: 1", "exit status 2", "Process exited with code 127", on the first or last line. */
 const EXIT_LINE =
   /^(?:exit(?:ed)?(?: with)?(?: code| status)|process exited with code)[:=]?\s*(-?\d+)\b/i;
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /**
  * JSON text of any value, never throwing: indented when `JSON.stringify` can write it; a

@@ -1,9 +1,10 @@
+import { cutPrefix } from '../internal/cut-prefix.js';
 import { DEV_MODE } from '../internal/dev-mode.js';
 import { isHighSurrogate } from '../internal/surrogates.js';
 import type { ArgumentIndex } from './argument-index.js';
 import { type Field, valueError } from './field.js';
 import { argumentProbe } from './probe.js';
-import { advance, CONTROL, cutPrefix, newCursor } from './string-cursor.js';
+import { advance, CONTROL, newCursor } from './string-cursor.js';
 
 /**
  * Decoding one indexed value, on demand: the native parse of a complete value (once, then

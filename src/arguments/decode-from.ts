@@ -1,10 +1,11 @@
+import { cutPrefix } from '../internal/cut-prefix.js';
 import { DEV_MODE } from '../internal/dev-mode.js';
 import { isHighSurrogate } from '../internal/surrogates.js';
 import type { ArgumentIndex } from './argument-index.js';
 import { openEnd } from './decode-field.js';
 import type { Cursor, Field } from './field.js';
 import { argumentProbe } from './probe.js';
-import { advance, CONTROL, cutPrefix, newCursor } from './string-cursor.js';
+import { advance, CONTROL, newCursor } from './string-cursor.js';
 
 /** A `textFrom` cursor, where the last answer for its field ended. */
 export interface TailCursor {

@@ -1,10 +1,10 @@
+import { cutPrefix } from '../internal/cut-prefix.js';
 import { Answers } from './answers.js';
 import { ArgumentIndex } from './argument-index.js';
 import { decodedFrom, type TailCursor } from './decode-from.js';
 import type { ArgumentKind } from './field.js';
 import { answerFromIndex, answerFromPayload, type Query } from './query.js';
 import { ArgumentSource } from './source.js';
-import { cutPrefix } from './string-cursor.js';
 
 export type { ArgumentKind } from './field.js';
 

@@ -1,7 +1,7 @@
+import { cutPrefix } from '../internal/cut-prefix.js';
 import type { ArgumentIndex } from './argument-index.js';
 import { decodedLength, decodedPrefix, decodedText, parsedValue } from './decode-field.js';
 import { kindOfValue } from './field.js';
-import { cutPrefix } from './string-cursor.js';
 
 /**
  * What a PartialArguments read asks; with a key (empty for `closed` and `objectComplete`)

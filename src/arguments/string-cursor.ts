@@ -1,5 +1,4 @@
 import { DEV_MODE } from '../internal/dev-mode.js';
-import { isHighSurrogate, isLowSurrogate } from '../internal/surrogates.js';
 import type { Cursor } from './field.js';
 import { argumentProbe } from './probe.js';
 import type { ArgumentSource } from './source.js';
@@ -215,18 +214,4 @@ export function hex4(text: string, at: number): number {
     value = value * 16 + digit;
   }
   return value;
-}
-
-/**
- * The first `units` code units of a decoded text, never ending in a high surrogate whose low
- * half is cut off. `more` says the value may continue past `text` with units not known yet.
- */
-export function cutPrefix(text: string, units: number, more: boolean): string {
-  if (text.length <= units) {
-    return more && isHighSurrogate(text.charCodeAt(text.length - 1)) ? text.slice(0, -1) : text;
-  }
-  const cut = text.slice(0, units);
-  const split =
-    isHighSurrogate(cut.charCodeAt(units - 1)) && isLowSurrogate(text.charCodeAt(units));
-  return split ? cut.slice(0, -1) : cut;
 }

@@ -16,11 +16,17 @@ export type SSEInput =
   | ResponseLike
   | PromiseLike<ReadableStream<Uint8Array> | ResponseLike>;
 
-/** The part of a fetch `Response` the readers use. */
+/**
+ * The part of a fetch `Response` that callfold reads: the SSE readers, the provider adapters
+ * (a `ProviderSource`), the session client (`FetchResponseLike`) and `callfold probe` all
+ * take this one shape. Any runtime's `Response` fits.
+ */
 export interface ResponseLike {
   readonly body: ReadableStream<Uint8Array> | null;
   readonly ok: boolean;
   readonly status: number;
+  /** Shown in an HTTP error's message when present. */
+  readonly statusText?: string;
 }
 
 /**

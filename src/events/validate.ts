@@ -1,3 +1,4 @@
+import { isRecord } from '../internal/is-record.js';
 import { describeValue } from './describe-value.js';
 import { jsonText } from './json-text.js';
 import type { CallfoldEvent, CallfoldEventType } from './types.js';
@@ -302,10 +303,6 @@ function mismatch(label: string, field: string, expected: string, value: unknown
         ? 'its getter threw'
         : `got ${describeValue(value)}`;
   return { field, message: `${label}: "${field}" must be ${expected} (${got})` };
-}
-
-function isRecord(value: unknown): value is object {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function isPlainObject(value: unknown): boolean {

@@ -2,6 +2,7 @@ import type { AssistantNode } from '../definitions/assistant-definition.js';
 import type { ToolNode } from '../definitions/tool-definition.js';
 import { DEV_MODE } from '../internal/dev-mode.js';
 import { replaceFront } from '../internal/replace-front.js';
+import { sameElements } from '../internal/same-elements.js';
 import { type ToolCategory, toolClassifier } from './categories.js';
 import { toolDetail } from './detail.js';
 import { groupProbe } from './probe.js';
@@ -52,12 +53,6 @@ export interface BuilderOptions {
   readonly categories?: Readonly<Record<string, ToolCategory>>;
   /** The group header from its counts; default `englishSummary`. Called only when counts change. */
   readonly summary?: SummaryFormatter;
-}
-
-function sameNodes<T>(a: readonly T[], b: readonly T[]): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
 }
 
 function sameCounts(a: readonly CategoryCount[], b: readonly CategoryCount[]): boolean {
@@ -154,7 +149,7 @@ export class Builder<Item extends KindedNode = AssistantNode> {
     this.#nodeBase = 0;
     this.#toolCount = tools.length;
     const previous = this.#grouping;
-    const sameItems = sameNodes(previous.items, items);
+    const sameItems = sameElements(previous.items, items);
     const sameTools =
       previous.tools.size === tools.length &&
       tools.every((t) => previous.tools.get(t.callId) === t);
@@ -317,7 +312,7 @@ export class Builder<Item extends KindedNode = AssistantNode> {
   #group(run: ToolNode[]): GroupNode {
     const id = (run[0] as ToolNode).callId;
     const previous = this.#groups.get(id);
-    if (previous && sameNodes(previous.tools, run)) return previous;
+    if (previous && sameElements(previous.tools, run)) return previous;
     const tally: { category: ToolCategory; count: number }[] = [];
     const categories: ToolCategory[] = [];
     for (const tool of run) {
@@ -334,7 +329,7 @@ export class Builder<Item extends KindedNode = AssistantNode> {
       id,
       tools: Object.freeze(run),
       categories:
-        previous !== undefined && sameNodes(previous.categories, categories)
+        previous !== undefined && sameElements(previous.categories, categories)
           ? previous.categories
           : Object.freeze(categories),
       counts,

@@ -1,4 +1,4 @@
-import { isHighSurrogate } from '../internal/surrogates.js';
+import { cutPrefix } from '../internal/cut-prefix.js';
 import { graphemes, joinDetached } from './graphemes.js';
 
 /** Grapheme clusters a detail shows before "…". */
@@ -91,10 +91,7 @@ export function detailOfPrefixes(read: PrefixReader): string | undefined {
 
 /** Prefixes of a string already in memory, never ending inside a surrogate pair. */
 export function prefixesOf(text: string): PrefixReader {
-  return (units) => {
-    if (text.length <= units) return text;
-    return text.slice(0, isHighSurrogate(text.charCodeAt(units - 1)) ? units - 1 : units);
-  };
+  return (units) => cutPrefix(text, units, false);
 }
 
 /**

@@ -1,16 +1,13 @@
 import type { PartialArguments } from '../arguments/partial-arguments.js';
 import type { ToolNode } from '../definitions/tool-definition.js';
 import { DEV_MODE } from '../internal/dev-mode.js';
+import { isRecord } from '../internal/is-record.js';
 import { argumentFields } from './argument-fields.js';
 import { categoryOf, type ToolCategory } from './categories.js';
 import { type DetailSource, detailSources } from './detail-sources.js';
 import { detailOfPrefixes, detailText, prefixesOf } from './detail-text.js';
 import { patchFileList, patchFiles } from './patch-files.js';
 import { groupProbe } from './probe.js';
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 function firstString(item: unknown, keys: readonly string[]): string | undefined {
   if (typeof item === 'string') return item;

@@ -1,13 +1,5 @@
-import { SSEDecoder, type SSEMessage } from '../events/sse-decoder.js';
+import { type ResponseLike, SSEDecoder, type SSEMessage } from '../events/sse-decoder.js';
 import { ProviderStreamError } from './provider-stream-error.js';
-
-/** The part of a fetch `Response` an adapter reads. Any runtime's `Response` fits. */
-export interface ResponseLike {
-  readonly ok: boolean;
-  readonly status: number;
-  readonly statusText?: string;
-  readonly body: ReadableStream<Uint8Array> | null;
-}
 
 /**
  * What an adapter reads:

@@ -1,8 +1,7 @@
 /** Defensive readers for provider chunks: a chunk is untrusted JSON, any field may be missing. */
+import { isRecord } from '../internal/is-record.js';
 
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
+export { isRecord };
 
 /** `record[key]` when it is an object, else undefined. */
 export function field(

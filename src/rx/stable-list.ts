@@ -1,3 +1,5 @@
+import { sameElements } from '../internal/same-elements.js';
+
 /**
  * Memoizes a list by element identity: returns the list it returned last when `next` holds
  * the same objects in the same order, otherwise `next`, frozen. With structurally shared
@@ -11,10 +13,4 @@ export function stableList<T>(): (next: T[]) => readonly T[] {
     last = Object.freeze(next);
     return last;
   };
-}
-
-function sameElements<T>(a: readonly T[], b: readonly T[]): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
 }

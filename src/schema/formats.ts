@@ -1,6 +1,6 @@
+import { deepFreeze } from '../internal/deep-freeze.js';
 import type { ToolArguments, ToolSchema } from './define-tool.js';
 import type { JsonSchema, JsonType, ObjectJsonSchema } from './json-schema.js';
-import { deepFreeze } from './parameters.js';
 import { validateArguments } from './validate.js';
 
 /** What the provider formats read from a tool: a `ToolSchema`, or any tool written by hand. */

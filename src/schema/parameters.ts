@@ -1,3 +1,4 @@
+import { deepFreeze } from '../internal/deep-freeze.js';
 import type { JsonSchema, JsonType, ObjectJsonSchema } from './json-schema.js';
 
 declare const valueType: unique symbol;
@@ -87,15 +88,6 @@ function schemaOf(
     if (source[key] !== undefined) (schema as Record<string, unknown>)[key] = source[key];
   }
   return schema;
-}
-
-/** Freezes a JSON value and everything in it. Internal: not re-exported. */
-export function deepFreeze<T>(value: T): T {
-  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
-    for (const inner of Object.values(value)) deepFreeze(inner);
-    Object.freeze(value);
-  }
-  return value;
 }
 
 function make<T>(

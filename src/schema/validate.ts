@@ -1,4 +1,5 @@
 import { describeValue } from '../events/describe-value.js';
+import { isRecord } from '../internal/is-record.js';
 import type { ToolArguments, ToolSchema } from './define-tool.js';
 import type { JsonSchema, JsonType } from './json-schema.js';
 
@@ -124,7 +125,7 @@ function hasType(type: JsonType, value: unknown): boolean {
     case 'array':
       return Array.isArray(value);
     case 'object':
-      return typeof value === 'object' && value !== null && !Array.isArray(value);
+      return isRecord(value);
     case 'null':
       return value === null;
     default: {

@@ -28,17 +28,22 @@ export class Session {
     return this;
   }
 
-  /** One argument fragment of a streaming call; the name goes with the first one. */
-  delta(callId: string, args: string, name?: string): this {
+  /** The block of call `callId` in the attempt: numbered in order of first sight. */
+  #blockOf(callId: string): number {
     let block = this.#blocks.get(callId);
     if (block === undefined) {
       block = this.#blocks.size;
       this.#blocks.set(callId, block);
     }
+    return block;
+  }
+
+  /** One argument fragment of a streaming call; the name goes with the first one. */
+  delta(callId: string, args: string, name?: string): this {
     const base = {
       type: 'stream/tool-call-delta',
       attemptId: this.attemptId,
-      block,
+      block: this.#blockOf(callId),
       callId,
       args,
     } as const;
@@ -67,15 +72,10 @@ export class Session {
 
   /** A free-form (`input: 'text'`) fragment of a streaming call. */
   textDelta(callId: string, text: string, name?: string): this {
-    let block = this.#blocks.get(callId);
-    if (block === undefined) {
-      block = this.#blocks.size;
-      this.#blocks.set(callId, block);
-    }
     const base = {
       type: 'stream/tool-call-delta',
       attemptId: this.attemptId,
-      block,
+      block: this.#blockOf(callId),
       callId,
       args: text,
       input: 'text',

@@ -1,3 +1,5 @@
+import type { ResponseLike } from '../../events/sse-decoder.js';
+
 /**
  * The web platform pieces the probe uses, typed structurally and read from `globalThis`.
  * src/ compiles without the DOM and Node type libraries, and a global declared in
@@ -16,12 +18,10 @@ export interface AbortSignalLike {
   readonly aborted: boolean;
 }
 
-export interface ProbeResponse {
-  readonly status: number;
+/** A fetch `Response` as the probe reads it; its body goes to the provider's adapter. */
+export interface ProbeResponse extends ResponseLike {
   readonly statusText: string;
   readonly headers: { get(name: string): string | null };
-  /** Read by the provider's adapter (any runtime's `ReadableStream` of bytes). */
-  readonly body: ReadableStream<Uint8Array> | null;
   text(): Promise<string>;
 }
 

@@ -1,8 +1,8 @@
+import { deepFreeze } from '../../internal/deep-freeze.js';
 import { type BuiltinToolName, builtinTools } from '../../schema/builtin-tools.js';
 import type { ToolSchema } from '../../schema/define-tool.js';
 import type { ToolLike } from '../../schema/formats.js';
 import type { JsonSchema, ObjectJsonSchema } from '../../schema/json-schema.js';
-import { deepFreeze } from '../../schema/parameters.js';
 
 /** The schema variants of decision record 0002's experiment, in its table's order (`docs/decisions/0002-lazy-arguments-and-argument-order.md`). */
 export const variantNames = ['baseline', 'properties', 'required', 'sentence'] as const;
