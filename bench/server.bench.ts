@@ -13,7 +13,10 @@
  *   bytes sent on resume by callfold (Last-Event-ID) against Vercel's `resumable-stream` on
  *   the same Redis (as the AI SDK resumes: from the start; and with `skipCharacters`).
  *
- * `--deltas N` (default 8192: 128 KiB of content, ~4 s a run; 32768 is the full 512 KiB).
+ * `--deltas N` (default 8192: 128 KiB of content, ~4 s a run; 32768 is the full 512 KiB,
+ * ~16 s a run). `--quick`: 2048 deltas and N = 1, 1000 only — every goal line still prints,
+ * in about a minute (a smoke run; the quiet run uses the default or `--deltas 32768`).
+ * `--sizes 1,100` and `--only fanout,redis,idle,resume` narrow a run further.
  */
 import { type ChildProcess, fork } from 'node:child_process';
 import { Agent, request as httpRequest } from 'node:http';
@@ -30,13 +33,14 @@ const argument = (name: string, fallback: number) => {
   const at = process.argv.indexOf(`--${name}`);
   return at > 0 ? Number(process.argv[at + 1]) : fallback;
 };
-const deltaCount = argument('deltas', 8192);
+const quick = process.argv.includes('--quick');
+const deltaCount = argument('deltas', quick ? 2048 : 8192);
 const listed = (name: string, fallback: string) => {
   const at = process.argv.indexOf(`--${name}`);
   return (at > 0 ? (process.argv[at + 1] ?? fallback) : fallback).split(',');
 };
 /** `--sizes 1,100` to skip N = 1000 on a small machine; `--only fanout,redis,idle,resume`. */
-const sizes = listed('sizes', '1,100,1000').map(Number);
+const sizes = listed('sizes', quick ? '1,1000' : '1,100,1000').map(Number);
 const only = listed('only', 'fanout,redis,idle,resume');
 const perSecond = 2000;
 const sample = 8;
@@ -179,8 +183,8 @@ async function fanOut(
   };
 }
 
-async function idleMemory(n: number) {
-  const server = await worker('memory');
+async function idleMemory(n: number, mode: 'memory' | 'floor' = 'memory') {
+  const server = await worker(mode);
   const before = await server.ask<{ rss: number; heap: number }>({ type: 'memory' }, 'memory');
   const followers = Array.from({ length: n }, () => follow(server.port, 'idle', 1));
   await sleep(3000);
@@ -278,15 +282,31 @@ async function resumeBytes(url: string) {
       chars += (next.value as string).length;
       got += next.value as string;
     }
-    void reader2.cancel();
-    return { bytes: Buffer.byteLength(got), events: (got.match(/\n\n/g) ?? []).length };
+    await reader2.cancel();
+    const expected = skip === undefined ? lines.join('') : lines.slice(total - missed).join('');
+    return {
+      bytes: Buffer.byteLength(got),
+      events: (got.match(/\n\n/g) ?? []).length,
+      // Exactly the missed events, nothing the client held: what a resume must deliver.
+      correct: got === lines.slice(total - missed).join(''),
+      complete: got === expected,
+    };
   };
   const fromStart = await resumed();
   const skipped = await resumed(totalChars - missedChars);
+  // Teardown in order (it crashed the run before: quitting the clients while the producer
+  // still finished — its DONE sentinel, unsubscribe and DONE messages go out asynchronously
+  // after the source closes — failed those commands with EPIPE / "Connection is closed",
+  // which resumable-stream leaves unhandled). Let the producer end, then quit.
   release();
-  void first.cancel();
-  await publisher.quit();
-  await subscriber.quit();
+  while (!(await first.read()).done) {}
+  for (let i = 0; i < 100 && (await context.hasExistingStream('long')) !== 'DONE'; i++) {
+    await sleep(20);
+  }
+  await sleep(200);
+  publisher.on('error', () => {});
+  subscriber.on('error', () => {});
+  await Promise.all([publisher.quit(), subscriber.quit()]);
   return { callfoldBytes, callfoldCorrect, fromStart, skipped, missed };
 }
 
@@ -319,8 +339,8 @@ try {
     await sleep(500);
   }
   const idle = only.includes('idle')
-    ? await idleMemory(1000)
-    : { rss: Number.NaN, heap: Number.NaN };
+    ? { callfold: await idleMemory(1000), floor: await idleMemory(1000, 'floor') }
+    : undefined;
   console.log('idle follower', idle);
   const resume = only.includes('resume') ? await resumeBytes(redis.url) : undefined;
   console.log('resume', resume);
@@ -335,15 +355,88 @@ try {
       `| ${r.name} | ${r.n} | ${ms(r.p50)} | ${ms(r.p99)} | ${r.cpuPerMB.toFixed(0)} | ${r.complete}/${r.n} |`,
     );
   }
-  console.log(
-    `\nmemory per idle follower (1000, server process after GC): RSS ${(idle.rss / 1024).toFixed(1)} KiB, heap ${(idle.heap / 1024).toFixed(1)} KiB`,
-  );
+  const kib = (bytes: number) => `${(bytes / 1024).toFixed(1)} KiB`;
+  if (idle) {
+    console.log(
+      `\nmemory per idle follower (1000, server process after GC): callfold heap ${kib(idle.callfold.heap)}, RSS ${kib(idle.callfold.rss)}; ` +
+        `bare node:http response (floor) heap ${kib(idle.floor.heap)}, RSS ${kib(idle.floor.rss)}`,
+    );
+  }
   if (resume)
     console.log(
       `resume after 10,000 events, ${resume.missed} missed: callfold ${resume.callfoldBytes} B (correct: ${resume.callfoldCorrect}); ` +
-        `resumable-stream from the start ${resume.fromStart.bytes} B (${resume.fromStart.events} events, ${(resume.fromStart.bytes / resume.callfoldBytes).toFixed(0)}×), ` +
-        `with skipCharacters ${resume.skipped.bytes} B (${resume.skipped.events} events)`,
+        `resumable-stream from the start ${resume.fromStart.bytes} B (${resume.fromStart.events} events, correct: ${resume.fromStart.correct}), ` +
+        `with skipCharacters ${resume.skipped.bytes} B (${resume.skipped.events} events, correct: ${resume.skipped.correct})`,
     );
+
+  // The goals of issue 16, one line each: `goal: … measured … met | NOT MET | info`.
+  const goals: [string, string, 'met' | 'NOT MET' | 'info'][] = [];
+  const check = (ok: boolean) => (ok ? 'met' : 'NOT MET');
+  const row = (name: string, n: number) => rows.find((r) => r.name === name && r.n === n);
+  for (const n of sizes) {
+    const r = row('memoryStore', n);
+    if (!r) continue;
+    const floor = row('bare broadcast (floor)', n);
+    const complete = r.complete === r.n;
+    if (n === 1000) {
+      goals.push([
+        `memoryStore N=1000 p99 ≤ 50 ms`,
+        `${ms(r.p99)} ms (p50 ${ms(r.p50)} ms)`,
+        check(r.p99 <= 50 && complete),
+      ]);
+    } else {
+      goals.push([
+        `memoryStore N=${n} p50 / p99`,
+        `${ms(r.p50)} / ${ms(r.p99)} ms`,
+        complete ? 'info' : 'NOT MET',
+      ]);
+    }
+    goals.push([
+      `memoryStore N=${n} server CPU per delivered MB`,
+      `${r.cpuPerMB.toFixed(0)} ms/MB${floor ? ` (floor ${floor.cpuPerMB.toFixed(0)} ms/MB, ${(r.cpuPerMB / floor.cpuPerMB).toFixed(1)}×)` : ''}`,
+      'info',
+    ]);
+    if (floor) {
+      goals.push([
+        `bare broadcast floor N=${n} p50 / p99`,
+        `${ms(floor.p50)} / ${ms(floor.p99)} ms`,
+        'info',
+      ]);
+    }
+  }
+  const redisRow = rows.find((r) => r.name === 'redisStore, 2 instances');
+  if (redisRow) {
+    goals.push([
+      `two instances over Redis N=${redisRow.n} p99 ≤ 100 ms`,
+      `${ms(redisRow.p99)} ms (p50 ${ms(redisRow.p50)} ms, ${redisRow.complete}/${redisRow.n} complete)`,
+      check(redisRow.p99 <= 100 && redisRow.complete === redisRow.n),
+    ]);
+  }
+  if (idle) {
+    goals.push([
+      'memory per idle follower ≤ 16 KiB (server heap after GC)',
+      `${kib(idle.callfold.heap)} (RSS ${kib(idle.callfold.rss)}; floor heap ${kib(idle.floor.heap)}, RSS ${kib(idle.floor.rss)})`,
+      check(idle.callfold.heap <= 16 * 1024),
+    ]);
+  }
+  if (resume) {
+    const ratio = resume.fromStart.bytes / resume.callfoldBytes;
+    goals.push([
+      'resume bytes ≥ 10× fewer than resumable-stream (as the AI SDK resumes: from the start)',
+      `${ratio.toFixed(0)}× (${resume.callfoldBytes} B vs ${resume.fromStart.bytes} B; resumable-stream repeats ${resume.fromStart.events - resume.missed} held events)`,
+      check(ratio >= 10 && resume.callfoldCorrect),
+    ]);
+    goals.push([
+      'resume against resumable-stream with skipCharacters (the client counts characters)',
+      `${(resume.skipped.bytes / resume.callfoldBytes).toFixed(2)}× callfold's bytes, correct: ${resume.skipped.correct}`,
+      'info',
+    ]);
+  }
+  console.log('\n| goal | measured | status |\n|---|---|---|');
+  for (const [name, measured, status] of goals)
+    console.log(`| ${name} | ${measured} | ${status} |`);
+  for (const [name, measured, status] of goals)
+    console.log(`goal: ${name}: ${measured} — ${status}`);
 } finally {
   await redis.stop();
 }

@@ -170,4 +170,51 @@ describe('sessions over HTTP', () => {
       await store.close();
     }
   });
+
+  it('an idle follower whose connection closes ends its follow in the store (toNodeListener cancels the body; the Request carries no signal)', async () => {
+    const inner = memoryStore();
+    let ended = 0;
+    let started = 0;
+    // The store's follow, watched: its batches' return() is how the follow ends.
+    const store = Object.assign(Object.create(inner) as typeof inner, {
+      follow: (sessionId: string, options: { after: number }) => {
+        const follow = inner.follow(sessionId, options) as ReturnType<typeof inner.follow> & {
+          batches(): AsyncIterator<readonly CallfoldEvent[]>;
+        };
+        started++;
+        return {
+          [Symbol.asyncIterator]: () => follow[Symbol.asyncIterator](),
+          batches: () => {
+            const batches = follow.batches();
+            return {
+              next: () => batches.next(),
+              return: async () => {
+                ended++;
+                return (await batches.return?.()) ?? { done: true as const, value: undefined };
+              },
+            };
+          },
+        };
+      },
+    });
+    const http = await serveSessions(store);
+    const { port } = new URL(http.base);
+    try {
+      const sockets: ReturnType<typeof connect>[] = [];
+      for (let i = 0; i < 5; i++) {
+        const socket = connect(Number(port), '127.0.0.1');
+        sockets.push(socket);
+        await new Promise((resolve) => socket.once('connect', resolve));
+        socket.write(`GET /sessions/s HTTP/1.1\r\nHost: x\r\nAccept: text/event-stream\r\n\r\n`);
+        await new Promise((resolve) => socket.once('data', resolve));
+      }
+      expect(started).to.equal(5);
+      expect(ended).to.equal(0);
+      for (const socket of sockets) socket.destroy();
+      await waitFor(() => ended === 5, 5000, 'every follow to end');
+    } finally {
+      await http.close();
+      await inner.close();
+    }
+  });
 });

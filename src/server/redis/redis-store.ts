@@ -47,6 +47,17 @@ type Entry = [id: string, fields: string[]];
 type ReadReply = [key: string, entries: Entry[]][] | null;
 
 /** Stream IDs `ms-seq` compared as numbers (both parts are below 2^53 here). */
+/**
+ * Whether feed entry `id` comes right after `previous`. Every feed ID is `<seq>-<n>`: a
+ * durable event is `<seq>-0` and the stream events written after it `<seq>-1`, `<seq>-2`…,
+ * all numbered inside the scripts, so the feed has no hole unless MAXLEN trimmed it.
+ */
+function follows(id: string, previous: string): boolean {
+  const [seq = 0, n = 0] = id.split('-').map(Number);
+  const [lastSeq = 0, lastN = 0] = previous.split('-').map(Number);
+  return (seq === lastSeq && n === lastN + 1) || (seq === lastSeq + 1 && n === 0);
+}
+
 function after(id: string, than: string): boolean {
   const [a = 0, b = 0] = id.split('-').map(Number);
   const [c = 0, d = 0] = than.split('-').map(Number);
@@ -310,11 +321,33 @@ class RedisStore implements SessionStore {
           const sessionId = key.slice(this.#prefix.length + 1, key.length - ':feed'.length - 1);
           const tail = this.#tails.get(sessionId);
           if (!tail || entries.length === 0) continue;
+          const first = (entries[0] as Entry)[0];
+          // An empty feed at the snapshot ('0-0'): any first entry is fine.
+          if (tail.cursor !== undefined && tail.cursor !== '0-0' && !follows(first, tail.cursor)) {
+            this.#behindTrim(sessionId, tail, first);
+            continue;
+          }
           this.#deliver(tail, entries);
         }
       }
       this.#reading = false;
     })();
+  }
+
+  /**
+   * The feed was trimmed (`feedMax`) past what this instance's tail had read: entries were
+   * lost to it. Its followers end with an error — the handler ends their responses and
+   * clients resume with Last-Event-ID, from the durable log (never trimmed) and a fresh
+   * replay of the live attempts — rather than going on with a silent gap.
+   */
+  #behindTrim(sessionId: string, tail: Tail, first: string): void {
+    this.#tails.delete(sessionId);
+    const error = new Error(
+      `redisStore: the follow of session ${sessionId} fell behind the feed trim (read up to ` +
+        `${tail.cursor}, the feed now starts at ${first}; feedMax ${this.#feedMax}): resume ` +
+        'with Last-Event-ID',
+    );
+    for (const follower of tail.followers) follower.queue.end(error);
   }
 
   #deliver(tail: Tail, entries: readonly Entry[]): void {
