@@ -52,7 +52,13 @@ const server = await createServer({
   root: `${repository}bench/elements`,
   logLevel: 'error',
   server: { host: '127.0.0.1', port: 0, strictPort: false, fs: { allow: [repository] } },
-  optimizeDeps: { include: ['lit', 'lit/directives/repeat.js', 'rxjs'] },
+  // Lit's production build, as an application bundle ships it (the dev server would pick its
+  // development build, which checks and warns on every update).
+  resolve: { conditions: ['module', 'browser', 'production'] },
+  cacheDir: `${repository}node_modules/.vite-bench-timeline`,
+  optimizeDeps: {
+    include: ['lit', 'lit/directives/guard.js', 'lit/directives/repeat.js', 'lit/directives/style-map.js'],
+  },
 });
 await server.listen();
 const address = server.httpServer?.address();
@@ -70,6 +76,7 @@ const browser = await puppeteer.launch({
     '--disable-component-update',
     '--disable-sync',
     '--no-first-run',
+    '--js-flags=--expose-gc',
   ],
 });
 
@@ -101,6 +108,8 @@ try {
     const expanded = mode === 'expanded';
     const first = new Map<number, FirstRenderResult[]>(sizes.map((size) => [size, []]));
     const stream = new Map<number, StreamResult[]>(sizes.map((size) => [size, []]));
+    // Warm-up, untimed: the JIT and Lit's template cache see every path once.
+    await page.evaluate((n, open) => window.timelineFirstRender(n, open), small, expanded);
     for (let rep = 0; rep < reps; rep++) {
       for (const calls of sizes) {
         const result = await page.evaluate(

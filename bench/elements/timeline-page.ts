@@ -210,12 +210,12 @@ async function filled(
   start: number,
 ): Promise<{ ms: number; groups: number; rows: number }> {
   const groups = groupCount(conversation);
-  const deadline = start + 60_000;
+  const deadline = start + 120_000;
   for (;;) {
     const end = performance.now();
-    const shown = elements(timeline);
-    if (shown.groups >= groups || end > deadline) return { ms: end - start, ...shown };
-    await sleep(50);
+    const shown = timeline.shadowRoot?.querySelectorAll('tool-group').length ?? 0;
+    if (shown >= groups || end > deadline) return { ms: end - start, ...elements(timeline) };
+    await sleep(100);
   }
 }
 
@@ -261,9 +261,15 @@ window.timelineStream = async (calls, expanded, deltasPerFrame) => {
   const timeline = await fresh(expanded);
   timeline.conversation = conversation;
   await filled(timeline, conversation, performance.now());
-  // The reader follows the live end.
+  // The reader follows the live end. The garbage of building the history is collected
+  // first (`--js-flags=--expose-gc`), as it would be by the time a new call streams.
   window.scrollTo(0, document.documentElement.scrollHeight);
   await nextFrame();
+  await nextFrame();
+  const { gc } = window as unknown as { gc?: () => void };
+  gc?.();
+  gc?.();
+  await sleep(200);
   await nextFrame();
 
   const events = liveWrite((log.at(-1) as { seq: number }).seq + 1);

@@ -1,5 +1,7 @@
 import { html, LitElement, nothing, type PropertyValues, type TemplateResult } from 'lit';
+import { guard } from 'lit/directives/guard.js';
 import { repeat } from 'lit/directives/repeat.js';
+import { styleMap } from 'lit/directives/style-map.js';
 import type { Observable, Subscription } from 'rxjs';
 import {
   type AssembleInput,
@@ -17,6 +19,7 @@ import { englishLabels, resolveLabels, type ToolLabels } from './labels.js';
 import { groupExportParts } from './parts.js';
 import type { ToolClassifier, ToolRenderer, TurnRenderer } from './render-tool.js';
 import { theme } from './theme.js';
+import { type Chunk, itemKey, TimelineChunks, type TimelineItem } from './timeline-chunks.js';
 import { toolTimelineStyles } from './tool-timeline-styles.js';
 
 /**
@@ -42,6 +45,17 @@ import { toolTimelineStyles } from './tool-timeline-styles.js';
  * `prompt` (an optional field of `turn/start`) as a heading, rendered as text. A `conversation`
  * shows turns when it was folded with `definitionsWithTurns` too. `renderTurn` draws them the
  * embedder's way.
+ *
+ * Long sessions: the items are rendered in chunks of 32 (consecutive, kept across
+ * publications), each with `content-visibility: auto`, so the browser skips the style, layout
+ * and paint of chunks off screen. A publication re-renders only the chunks whose items
+ * changed: while a call streams below thousands of settled ones, only the last chunk's
+ * template runs. With more than four chunks, only the first two and the last two render at
+ * once; every other chunk starts as an empty box of its estimated height and gets its
+ * elements when it comes within a viewport of the screen, or in idle time (newest first),
+ * so after a moment every item is in the DOM: findable with find-in-page, reachable with Tab
+ * and by screen readers. A chunk that rendered stays rendered. Rows of collapsed groups are
+ * not rendered at all (see `<tool-group>`), so find-in-page does not see them.
  *
  * Registering `tool-timeline` (`callfold/elements/tool-timeline`) also registers
  * `tool-group` and `tool-row`.
@@ -156,7 +170,34 @@ export class ToolTimelineElement extends LitElement {
    */
   declare labels: Partial<ToolLabels> | undefined;
 
+  /**
+   * Items per chunk. Internal tuning, read when the element is created; a subclass may
+   * change it (the tests' negative controls do).
+   * @internal
+   */
+  static chunkSize = 32;
+  /**
+   * Chunks rendered at once at each end of the timeline; the others wait until they come
+   * near the viewport, or for idle time.
+   * @internal
+   */
+  static eagerChunks = 2;
+  /**
+   * Whether waiting chunks render in idle time too (else only near the viewport).
+   * @internal
+   */
+  static fillWhenIdle = true;
+
   #labels: ToolLabels = englishLabels;
+  readonly #chunks = new TimelineChunks((this.constructor as typeof ToolTimelineElement).chunkSize);
+  /** Renders waiting chunks that come within a viewport of the screen. */
+  #observer: IntersectionObserver | undefined;
+  /** Waiting chunk elements may have been (re)created: observe them after the update. */
+  #observe = false;
+  /** Whether any chunk waits to render. */
+  #waiting = false;
+  /** The pending idle callback that renders waiting chunks. */
+  #idle: (() => void) | undefined;
 
   #source: Observable<AssembleInput> | undefined;
   #assembleOptions: AssembleOptions<TurnNode> | undefined;
@@ -221,22 +262,88 @@ export class ToolTimelineElement extends LitElement {
   override connectedCallback(): void {
     super.connectedCallback();
     this.#sync();
+    if (typeof IntersectionObserver === 'function') {
+      this.#observer = new IntersectionObserver(this.#intersect, { rootMargin: '100% 0px' });
+      this.#observe = true;
+      this.requestUpdate();
+    }
   }
 
   override disconnectedCallback(): void {
     super.disconnectedCallback();
     this.#sync();
+    this.#observer?.disconnect();
+    this.#observer = undefined;
+    this.#idle?.();
+    this.#idle = undefined;
   }
 
   protected override willUpdate(changed: PropertyValues<this>): void {
     if (changed.has('labels')) this.#labels = resolveLabels(this.labels);
-    const shown = this.shown;
-    if (shown && this.#expanded.size > 0) {
-      const ids = new Set<string>();
-      for (const item of shown.items) if (item.kind === 'group') ids.add(item.id);
-      for (const id of this.#expanded.keys()) if (!ids.has(id)) this.#expanded.delete(id);
+    const chunks = this.#chunks;
+    chunks.update(this.shown?.items ?? []);
+    // Forget the expanded state of groups that left the conversation (only the changed
+    // stretch can hold them).
+    if (this.#expanded.size > 0 && chunks.removed.length > 0) {
+      const kept = new Set<string>();
+      for (const item of chunks.added) if (item.kind === 'group') kept.add(item.id);
+      for (const item of chunks.removed) {
+        if (item.kind === 'group' && !kept.has(item.id)) this.#expanded.delete(item.id);
+      }
+    }
+    const list = chunks.chunks;
+    const eager = (this.constructor as typeof ToolTimelineElement).eagerChunks;
+    let waiting = false;
+    list.forEach((chunk, index) => {
+      if (!chunk.rendered && (index < eager || index >= list.length - eager)) chunk.rendered = true;
+      waiting ||= !chunk.rendered;
+    });
+    this.#waiting = waiting;
+  }
+
+  protected override updated(): void {
+    if (this.#observe && this.#observer) {
+      this.#observe = false;
+      const box = this.renderRoot.querySelector('.timeline');
+      for (const child of box?.children ?? []) {
+        if (child instanceof HTMLElement && child.dataset.waiting !== undefined) {
+          this.#observer.observe(child);
+        }
+      }
+    }
+    const fill = (this.constructor as typeof ToolTimelineElement).fillWhenIdle;
+    if (fill && this.#waiting && this.#idle === undefined && this.isConnected) {
+      this.#idle = whenIdle(this.#fill);
     }
   }
+
+  /** Renders the waiting chunks that came near the viewport. */
+  #intersect = (entries: IntersectionObserverEntry[]): void => {
+    const keys = new Set<string>();
+    for (const entry of entries) {
+      if (!entry.isIntersecting || !(entry.target instanceof HTMLElement)) continue;
+      this.#observer?.unobserve(entry.target);
+      const key = entry.target.dataset.waiting;
+      if (key !== undefined) keys.add(key);
+    }
+    if (keys.size === 0) return;
+    for (const chunk of this.#chunks.chunks) if (keys.has(chunk.key)) chunk.rendered = true;
+    this.requestUpdate();
+  };
+
+  /** Renders the newest waiting chunk (two when the browser has the time), in idle time. */
+  #fill = (timeRemaining: number): void => {
+    this.#idle = undefined;
+    let budget = timeRemaining > 30 ? 2 : 1;
+    const list = this.#chunks.chunks;
+    for (let i = list.length - 1; i >= 0 && budget > 0; i--) {
+      const chunk = list[i] as Chunk;
+      if (chunk.rendered) continue;
+      chunk.rendered = true;
+      budget--;
+    }
+    this.requestUpdate();
+  };
 
   /** Subscribes to `source` exactly while connected, resubscribing when it or the options change. */
   #sync(): void {
@@ -264,20 +371,61 @@ export class ToolTimelineElement extends LitElement {
   }
 
   protected override render(): TemplateResult {
-    const items = this.shown?.items ?? [];
-    if (items.length === 0) return html`<slot name="empty"></slot>`;
+    const chunks = this.#chunks.chunks;
+    if (chunks.length === 0) return html`<slot name="empty"></slot>`;
     return html`<div part="timeline" class="timeline">
-      ${repeat(
-        items,
-        (item) => `${item.kind}:${item.id}`,
-        (item) =>
-          item.kind === 'assistant'
-            ? this.#assistant(item)
-            : item.kind === 'turn'
-              ? this.#turn(item)
-              : this.#group(item),
-      )}
+      ${repeat(chunks, (chunk) => chunk.key, this.#chunk)}
     </div>`;
+  }
+
+  /** A chunk: its items, or while it waits, an empty box of their estimated height. */
+  #chunk = (chunk: Chunk): unknown =>
+    guard(
+      [
+        chunk.items,
+        chunk.rendered,
+        this.renderTurn,
+        this.expandGroups,
+        this.renderTool,
+        this.categoryOf,
+        this.labels,
+      ],
+      () => {
+        const height = `${this.#estimate(chunk.items)}em`;
+        if (!chunk.rendered) {
+          this.#observe = true;
+          return html`<div class="chunk" data-waiting=${chunk.key} style=${styleMap({ 'block-size': height })}></div>`;
+        }
+        return html`<div class="chunk" style=${styleMap({ 'contain-intrinsic-block-size': `auto ${height}` })}>
+          ${repeat(chunk.items, itemKey, (item) =>
+            item.kind === 'assistant'
+              ? this.#assistant(item)
+              : item.kind === 'turn'
+                ? this.#turn(item)
+                : this.#group(item),
+          )}
+        </div>`;
+      },
+    );
+
+  /**
+   * The height of `items` in em, roughly: what a chunk off screen takes before it ever
+   * rendered (then the browser remembers its real size).
+   */
+  #estimate(items: readonly TimelineItem[]): number {
+    let em = 0.75 * (items.length - 1);
+    for (const item of items) {
+      if (item.kind === 'assistant') {
+        em +=
+          (item.reasoning === '' ? 0 : 1.6) + Math.max(1, Math.ceil(item.text.length / 90)) * 1.55;
+      } else if (item.kind === 'turn') {
+        em += item.prompt ? 3 : 1;
+      } else {
+        const open = this.#expanded.get(item.id) ?? this.expandGroups;
+        em += 2.4 + (open ? 0.5 + 2.2 * item.tools.length : 0);
+      }
+    }
+    return Math.round(em * 10) / 10;
   }
 
   #assistant(node: AssistantNode): TemplateResult {
@@ -328,4 +476,19 @@ export class ToolTimelineElement extends LitElement {
   #remember = (event: ToolGroupToggleEvent): void => {
     this.#expanded.set(event.detail.id, event.detail.expanded);
   };
+}
+
+/**
+ * Calls `run` with the time left when the browser is idle (`requestIdleCallback`, or a timer
+ * where there is none); returns the cancellation.
+ */
+function whenIdle(run: (timeRemaining: number) => void): () => void {
+  if (typeof requestIdleCallback === 'function') {
+    const handle = requestIdleCallback((deadline) => run(deadline.timeRemaining()), {
+      timeout: 1000,
+    });
+    return () => cancelIdleCallback(handle);
+  }
+  const handle = setTimeout(() => run(10), 32);
+  return () => clearTimeout(handle);
 }

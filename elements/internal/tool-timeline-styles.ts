@@ -5,10 +5,23 @@ export const toolTimelineStyles = css`
     display: block;
   }
 
-  .timeline {
+  .timeline,
+  .chunk {
     display: flex;
     flex-direction: column;
     gap: 0.75em;
+  }
+
+  /* The browser skips style, layout and paint of chunks off screen (they keep their last
+     size, or the estimate until they first render). Their paint containment would clip a
+     focus ring drawn just outside a group: the clip margin leaves room for it. */
+  .chunk {
+    content-visibility: auto;
+    overflow-clip-margin: 4px;
+  }
+
+  .chunk[data-waiting] {
+    content-visibility: visible;
   }
 
   .assistant {

@@ -1,0 +1,246 @@
+/**
+ * `<tool-timeline>` in a long session (issue 15, goal 4): items render in chunks; a long
+ * conversation renders its first and last chunks at once and the rest near the viewport or
+ * in idle time; a publication while one call streams re-renders only the chunk that changed.
+ * Work is counted (group elements, item keys read, Lit updates), never timed; each property
+ * has a negative control, a subclass with the mechanism turned off.
+ */
+import { expect, fixture, waitUntil } from '@open-wc/testing';
+import { LitElement } from 'lit';
+import { html as staticHtml, unsafeStatic } from 'lit/static-html.js';
+import '../../elements/tool-timeline.js';
+import { ToolTimelineElement } from '../../elements/classes.js';
+import { Assembler } from '../../src/conversation/assembler.js';
+import type { Conversation } from '../../src/conversation/conversation.js';
+import type { CallfoldEvent, MessageBlock, SessionEvent } from '../../src/events/types.js';
+import { describe, it } from '../harness.js';
+
+/** Every chunk renders at once (negative control of the waiting chunks). */
+class EagerTimeline extends ToolTimelineElement {
+  static override eagerChunks = Number.POSITIVE_INFINITY;
+}
+/** One chunk holds every item: the whole list re-renders at each publication (negative control). */
+class OneChunkTimeline extends ToolTimelineElement {
+  static override chunkSize = Number.POSITIVE_INFINITY;
+}
+/** Waiting chunks render only near the viewport, never in idle time. */
+class ViewportTimeline extends ToolTimelineElement {
+  static override fillWhenIdle = false;
+}
+customElements.define('eager-timeline', EagerTimeline);
+customElements.define('viewport-timeline', ViewportTimeline);
+customElements.define('one-chunk-timeline', OneChunkTimeline);
+
+/** `calls` settled calls: responses of one line of text and 1–4 tool uses, calls, results. */
+function history(calls: number): SessionEvent[] {
+  const log: SessionEvent[] = [];
+  let seq = 1;
+  for (let call = 0, round = 0; call < calls; round++) {
+    const n = Math.min(calls - call, 1 + (round % 4));
+    const ids = Array.from({ length: n }, () => `c${call++}`);
+    const blocks: MessageBlock[] = [
+      { type: 'text', text: `Step ${round}` },
+      ...ids.map((callId) => ({
+        type: 'tool-use' as const,
+        callId,
+        name: 'Read',
+        argsText: `{"file_path":"/src/${callId}.ts"}`,
+      })),
+    ];
+    log.push({
+      type: 'assistant/message',
+      seq: seq++,
+      messageId: `m${round}`,
+      attemptId: `a${round}`,
+      blocks,
+    });
+    for (const callId of ids) {
+      log.push({
+        type: 'tool/call',
+        seq: seq++,
+        callId,
+        name: 'Read',
+        args: `{"file_path":"/src/${callId}.ts"}`,
+      });
+      log.push({ type: 'tool/result', seq: seq++, callId, output: `read ${callId}` });
+    }
+  }
+  return log;
+}
+
+function settled(calls: number): { assembler: Assembler; conversation: Conversation } {
+  const assembler = new Assembler({ now: () => 1_000 });
+  assembler.push(history(calls));
+  return { assembler, conversation: assembler.publish() };
+}
+
+const groupsIn = (conversation: Conversation) =>
+  conversation.items.filter((item) => item.kind === 'group').length;
+
+function groupElements(timeline: ToolTimelineElement): HTMLElement[] {
+  return [...(timeline.shadowRoot?.querySelectorAll<HTMLElement>('tool-group') ?? [])];
+}
+
+async function render(tag: string, conversation: Conversation, expanded = false) {
+  const name = unsafeStatic(tag);
+  return fixture<ToolTimelineElement>(
+    staticHtml`<${name} ?expand-groups=${expanded} .conversation=${conversation}></${name}>`,
+  );
+}
+
+describe('<tool-timeline> with a long conversation: first render', () => {
+  it('renders the first and last two chunks at once, every other group later (near the viewport or idle)', async () => {
+    const { conversation } = settled(1_500);
+    const groups = groupsIn(conversation);
+    const el = await render('tool-timeline', conversation);
+    const first = groupElements(el).length;
+    // Four chunks of 32 items, about half of them groups.
+    expect(first).to.be.within(1, 64);
+    expect(groups).to.be.above(400);
+    await waitUntil(() => groupElements(el).length === groups, 'every group renders', {
+      timeout: 60_000,
+      interval: 100,
+    });
+    const ids = groupElements(el).map(
+      (group) => (group as unknown as { group: { id: string } }).group.id,
+    );
+    const expected = conversation.items
+      .filter((item) => item.kind === 'group')
+      .map((item) => item.id);
+    expect(ids).to.deep.equal(expected);
+  });
+
+  it('(negative control) with every chunk eager, every group renders at once', async () => {
+    const { conversation } = settled(1_500);
+    const el = await render('eager-timeline', conversation);
+    expect(groupElements(el).length).to.equal(groupsIn(conversation));
+  });
+
+  it('a waiting chunk renders when scrolled into view (negative control: not before)', async () => {
+    const { conversation } = settled(1_500);
+    const el = await render('viewport-timeline', conversation);
+    const waiting = [
+      ...(el.shadowRoot?.querySelectorAll<HTMLElement>('.chunk[data-waiting]') ?? []),
+    ];
+    const key = waiting[Math.floor(waiting.length / 2)]?.dataset.waiting as string;
+    const stillWaiting = () =>
+      el.shadowRoot?.querySelector(`.chunk[data-waiting="${key}"]`) instanceof HTMLElement;
+    for (let i = 0; i < 5; i++) await new Promise((resolve) => requestAnimationFrame(resolve));
+    expect(stillWaiting(), 'a chunk far below the viewport waits').to.be.true;
+    el.shadowRoot?.querySelector(`.chunk[data-waiting="${key}"]`)?.scrollIntoView();
+    await waitUntil(() => !stillWaiting(), 'the chunk in view renders', { timeout: 10_000 });
+    expect(el.shadowRoot?.querySelectorAll('.chunk[data-waiting]').length).to.be.above(0);
+    window.scrollTo(0, 0);
+  });
+
+  it('is accessible while chunks wait and once every chunk rendered', async () => {
+    const { conversation } = settled(300);
+    const el = await render('tool-timeline', conversation);
+    expect(el.shadowRoot?.querySelectorAll('.chunk[data-waiting]').length).to.be.above(0);
+    await expect(el).to.be.accessible();
+    await waitUntil(() => groupElements(el).length === groupsIn(conversation), 'all render', {
+      timeout: 30_000,
+    });
+    await expect(el).to.be.accessible();
+  });
+});
+
+/** Items wrapped in Proxies (one per item object) that count reads of `id`. */
+function counting(
+  conversation: Conversation,
+  cache: WeakMap<object, object>,
+  reads: { id: number },
+) {
+  const items = conversation.items.map((item) => {
+    let proxy = cache.get(item);
+    if (!proxy) {
+      proxy = new Proxy(item, {
+        get(target, property, receiver) {
+          if (property === 'id') reads.id++;
+          return Reflect.get(target, property, receiver);
+        },
+      });
+      cache.set(item, proxy);
+    }
+    return proxy;
+  }) as unknown as Conversation['items'];
+  return { ...conversation, items } as Conversation;
+}
+
+/** Lit updates by tag while `run` runs (LitElement.prototype.update wrapped, then restored). */
+async function countUpdates<T>(
+  run: () => Promise<T>,
+): Promise<{ result: T; byTag: Map<string, number> }> {
+  const prototype = LitElement.prototype as unknown as {
+    update(this: LitElement, c: unknown): void;
+  };
+  const update = prototype.update;
+  const byTag = new Map<string, number>();
+  prototype.update = function (this: LitElement, changed: unknown) {
+    byTag.set(this.localName, (byTag.get(this.localName) ?? 0) + 1);
+    update.call(this, changed);
+  };
+  try {
+    return { result: await run(), byTag };
+  } finally {
+    prototype.update = update;
+  }
+}
+
+/**
+ * Streams a 4 KiB write below 1,500 settled calls into `tag` (groups expanded); item `id`
+ * reads per publication that changed the conversation.
+ */
+async function streamBelow(tag: string) {
+  const { assembler, conversation } = settled(1_500);
+  const cache = new WeakMap<object, object>();
+  const reads = { id: 0 };
+  const el = await render(tag, counting(conversation, cache, reads), true);
+  const text = JSON.stringify({ file_path: '/src/live.ts', content: 'x'.repeat(4096) });
+  const perPublication: number[] = [];
+  const rows = new Set<Element>();
+  let last = conversation;
+  const { byTag } = await countUpdates(async () => {
+    for (let at = 0; at < text.length; at += 256) {
+      const batch: CallfoldEvent[] = [];
+      for (let i = at; i < Math.min(at + 256, text.length); i += 16) {
+        batch.push({
+          type: 'stream/tool-call-delta',
+          attemptId: 'live',
+          block: 0,
+          callId: 'live',
+          ...(i === 0 ? { name: 'Write' } : {}),
+          args: text.slice(i, i + 16),
+        });
+      }
+      assembler.push(batch);
+      const before = reads.id;
+      const published = assembler.publish();
+      // Only publications that changed something (a row shows the size per KiB).
+      if (published === last) continue;
+      last = published;
+      el.conversation = counting(published, cache, reads);
+      await el.updateComplete;
+      perPublication.push(reads.id - before);
+      const groups = groupElements(el);
+      const row = groups[groups.length - 1]?.shadowRoot?.querySelector('tool-row');
+      if (row) rows.add(row);
+    }
+  });
+  return { perPublication, publications: perPublication.length, byTag, rows };
+}
+
+describe('<tool-timeline> with a long conversation: a call streams below it', () => {
+  it('each publication reads the keys of one chunk at most, updates one group and one row, and the live row keeps its element', async () => {
+    const { perPublication, publications, byTag, rows } = await streamBelow('tool-timeline');
+    expect(Math.max(...perPublication)).to.be.at.most(2 * ToolTimelineElement.chunkSize);
+    expect(byTag.get('tool-group') ?? 0).to.be.at.most(publications);
+    expect(byTag.get('tool-row') ?? 0).to.be.at.most(publications);
+    expect(rows.size).to.equal(1);
+  });
+
+  it('(negative control) with one chunk for every item, each publication reads every item', async () => {
+    const { perPublication } = await streamBelow('one-chunk-timeline');
+    expect(Math.min(...perPublication)).to.be.at.least(1_500 / 2);
+  });
+});
