@@ -57,7 +57,12 @@ const server = await createServer({
   resolve: { conditions: ['module', 'browser', 'production'] },
   cacheDir: `${repository}node_modules/.vite-bench-timeline`,
   optimizeDeps: {
-    include: ['lit', 'lit/directives/guard.js', 'lit/directives/repeat.js', 'lit/directives/style-map.js'],
+    include: [
+      'lit',
+      'lit/directives/guard.js',
+      'lit/directives/repeat.js',
+      'lit/directives/style-map.js',
+    ],
   },
 });
 await server.listen();
