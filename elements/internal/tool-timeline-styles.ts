@@ -63,7 +63,7 @@ export const toolTimelineStyles = css`
     border-top: 1px solid var(--_border);
   }
 
-  .timeline > .turn:first-child .rule {
+  .timeline > .chunk:first-child > .turn:first-child .rule {
     display: none;
   }
 

@@ -34,7 +34,9 @@ function all(timeline: ToolTimelineElement, selector: string): HTMLElement[] {
 /** The timeline's items, in order, by their part: "turn", "group", "assistant". */
 function order(timeline: ToolTimelineElement): string[] {
   const list = timeline.shadowRoot?.querySelector('[part="timeline"]');
-  return [...(list?.children ?? [])].map((child) => child.getAttribute('part') ?? '?');
+  // Document order, whatever wraps the items (the timeline renders them in chunks).
+  const items = list?.querySelectorAll('[part="turn"], [part="group"], [part="assistant"]') ?? [];
+  return [...items].map((child) => child.getAttribute('part') ?? '?');
 }
 
 async function fromSource(input: AssembleInput[]): Promise<ToolTimelineElement> {
