@@ -4,9 +4,21 @@
 // workspace once, typechecks and builds every app (vanilla TypeScript, Vue 3, Svelte 5, React
 // 19) with its own toolchain, then serves each build and checks it in headless Chromium: the
 // rows render, and a click on a row's path reaches the framework's own handler (the app shows
-// the path it received). Needs the npm registry or a warm npm cache.
+// the path it received). Svelte's negative twin: a wrong property type fails svelte-check for
+// its type (as the Vue and React twins of scripts/pack-check.mjs do), and the same file without
+// the `callfold/elements/svelte` opt-in passes (the control: an unknown tag takes anything).
+// Needs the npm registry or a warm npm cache.
 import assert from 'node:assert/strict';
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { extname, join, normalize } from 'node:path';
@@ -128,3 +140,36 @@ for (const app of apps) {
     }
   });
 }
+
+/** A Svelte component binding a number to `<tool-row node>`, with or without the typings. */
+const svelteNegative = (optIn) => `<script lang="ts">
+import 'callfold/elements/tool-row';
+${optIn ? "import type {} from 'callfold/elements/svelte';\n" : ''}</script>
+
+<tool-row node={12345} expanded />
+`;
+
+test('Svelte 5: a wrong property type fails svelte-check for its type; without callfold/elements/svelte (the control) it passes', () => {
+  const dir = join(workspace, 'svelte');
+  mkdirSync(join(dir, 'negative'), { recursive: true });
+  writeFileSync(
+    join(dir, 'tsconfig.negative.json'),
+    JSON.stringify({ extends: './tsconfig.json', include: ['negative/**/*.svelte'] }),
+  );
+  const bin = join(workspace, 'node_modules/svelte-check/bin/svelte-check');
+  const check = (optIn) => {
+    writeFileSync(join(dir, 'negative/Negative.svelte'), svelteNegative(optIn));
+    const result = spawnSync(
+      process.execPath,
+      [bin, '--tsconfig', './tsconfig.negative.json', '--output', 'machine'],
+      { cwd: dir, encoding: 'utf8' },
+    );
+    return { status: result.status, output: `${result.stdout}${result.stderr}` };
+  };
+  const typed = check(true);
+  assert.notEqual(typed.status, 0, `a number bound to node must not typecheck:\n${typed.output}`);
+  assert.match(typed.output, /Type 'number' is not assignable to type 'ToolNode/);
+  assert.match(typed.output, /Negative\.svelte/);
+  const untyped = check(false);
+  assert.equal(untyped.status, 0, `without the typings the tag takes anything:\n${untyped.output}`);
+});
