@@ -15,6 +15,14 @@
  *   and call and settle, against the same durable events pushed alone; retained heap with the
  *   Assembler reachable after forced GC, per attempt, beyond what the durable events need.
  *
+ * - sdk: one 512 KiB write over loopback through each official SDK (bench/support/sdk-streams.ts):
+ *   iterating its stream alone, adapter + `assemble()`, and the SDK's own helper; wall time,
+ *   and the process's CPU time beside it (on a loaded machine, wall time mostly measures
+ *   waiting for a core).
+ *
+ * `--markdown` prints the tables as Markdown (to paste into README.md and bench/README.md).
+ * `BENCH_ROUNDS=1` runs one worker per row instead of three.
+ *
  * Worker mode: `node .build/bench/sessions.bench.js --worker <scenario> <size> [<variant>]`.
  */
 import { availableParallelism, cpus } from 'node:os';
@@ -29,7 +37,8 @@ import { median } from './support/stats.js';
 import { type Column, markdownTable, textTable } from './support/table.js';
 import { runRounds, sendReport } from './support/workers.js';
 
-const ROUNDS = 3;
+/** Fresh workers per row (`BENCH_ROUNDS=1` for a quicker, noisier run). */
+const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 3) || 3);
 const PAGE = 50;
 const EVENTS = [1_000, 10_000, 100_000] as const;
 const TOOLS = [100, 1_000, 10_000] as const;
@@ -203,7 +212,7 @@ async function worker(args: readonly string[]): Promise<void> {
   else if (scenario === 'memory') sendReport(memory(size, variant));
   else if (scenario === 'sdk') {
     const run = await sdkRuns(sizeText as SdkProvider, variant as SdkVariant, 2, 5);
-    sendReport({ ms: median(run.samples), deltas: run.deltas });
+    sendReport({ ms: median(run.samples), cpuMs: median(run.cpuSamples), deltas: run.deltas });
   } else throw new Error(`unknown scenario ${scenario}`);
 }
 
@@ -299,6 +308,22 @@ async function main(): Promise<void> {
     ratio(sdk(provider, 'callfold') / sdk(provider, 'iterate')),
     ratio(sdk(provider, 'callfold') / sdk(provider, 'helper')),
   ]);
+  const cpuColumns: Column[] = [
+    { title: 'CPU time (every thread)' },
+    { title: 'SDK stream alone', align: 'right' },
+    { title: 'adapter + assemble()', align: 'right' },
+    { title: 'SDK stream helper', align: 'right' },
+    { title: '÷ stream alone', align: 'right' },
+  ];
+  const cpu = (provider: SdkProvider, variant: SdkVariant) =>
+    figure(`sdk ${provider} ${variant}`, 'cpuMs');
+  const cpuRows = PROVIDERS.map((provider) => [
+    provider === 'anthropic' ? 'Anthropic Messages' : 'OpenAI Chat Completions',
+    `${fmt(cpu(provider, 'iterate'), 0)} ms`,
+    `${fmt(cpu(provider, 'callfold'), 0)} ms`,
+    `${fmt(cpu(provider, 'helper'), 0)} ms`,
+    ratio(cpu(provider, 'callfold') / cpu(provider, 'iterate')),
+  ]);
   const sdkWorst = Math.max(...PROVIDERS.map((p) => sdk(p, 'callfold') / sdk(p, 'iterate')));
   const sdkFaster = PROVIDERS.every((p) => sdk(p, 'callfold') < sdk(p, 'helper'));
   const goals = [
@@ -346,6 +371,7 @@ async function main(): Promise<void> {
   );
   console.log(`\n${table(columns, rows)}\n`);
   console.log(`${table(sdkColumns, sdkRows)}\n`);
+  console.log(`${table(cpuColumns, cpuRows)}\n`);
   console.log(table(goalColumns, goals));
   console.log('');
   console.log(`- ${ROUNDS} rounds of one fresh worker per row; medians of the workers' figures.`);

@@ -109,6 +109,8 @@ async function serve(body: string): Promise<{ server: Server; url: string }> {
 export interface SdkRun {
   /** Time of each run, request to the stream's end, in ms. */
   readonly samples: number[];
+  /** CPU time of the process (every thread: server, client, GC) during each run, in ms. */
+  readonly cpuSamples: number[];
   readonly deltas: number;
 }
 
@@ -123,23 +125,29 @@ export async function sdkRuns(
   const { server, url } = await serve(body);
   const once = provider === 'anthropic' ? anthropicRun(url, variant) : openaiRun(url, variant);
   const samples: number[] = [];
+  const cpuSamples: number[] = [];
   try {
     for (let i = 0; i < warmup + runs; i++) {
+      const cpu = process.cpuUsage();
       const start = performance.now();
       const length = await once();
       const ms = performance.now() - start;
+      const used = process.cpuUsage(cpu);
       if (length !== argsLength) {
         throw new Error(
           `${provider} ${variant}: read ${length} argument characters of ${argsLength}`,
         );
       }
-      if (i >= warmup) samples.push(ms);
+      if (i >= warmup) {
+        samples.push(ms);
+        cpuSamples.push((used.user + used.system) / 1000);
+      }
     }
   } finally {
     server.closeAllConnections();
     server.close();
   }
-  return { samples, deltas: fragments };
+  return { samples, cpuSamples, deltas: fragments };
 }
 
 const request = {

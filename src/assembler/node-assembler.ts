@@ -98,6 +98,7 @@ export class NodeAssembler<Node, Published> {
   #foldContexts: Map<string, Context<unknown, Node>> | null = null;
   #foldEvent: CallfoldEvent | null = null;
   #foldLocation: Location = 0;
+  #foldAttempt: string | undefined;
   #foldStart: Match | undefined;
   #foldUpdate: Match | undefined;
   readonly #replays: Context<unknown, Node>[] = [];
@@ -170,7 +171,7 @@ export class NodeAssembler<Node, Published> {
     for (const { seq, location } of this.#places.page([...bySeq.keys()])) {
       const event = bySeq.get(seq) as SessionEvent;
       this.#times.durable(event, at);
-      this.#fold(event, location);
+      this.#fold(event, location, undefined);
     }
   }
 
@@ -330,17 +331,19 @@ export class NodeAssembler<Node, Published> {
       if (this.#settled.has(event.attemptId)) return;
       const location = this.#places.live();
       this.#times.live(location, at, event.attemptId);
-      this.#fold(event, location);
+      this.#fold(event, location, event.attemptId);
     } else {
       const location = this.#places.durable(event.seq);
       if (location === undefined) return;
       this.#times.durable(event, at);
-      this.#fold(event, location);
+      this.#fold(event, location, undefined);
     }
   }
 
-  #fold(event: CallfoldEvent, location: Location): void {
+  /** `attemptId`: a stream event's, undefined for a durable event. */
+  #fold(event: CallfoldEvent, location: Location, attemptId: string | undefined): void {
     this.#foldEvent = event;
+    this.#foldAttempt = attemptId;
     this.#foldLocation = location;
     this.#foldStart = undefined;
     this.#foldUpdate = undefined;
@@ -383,9 +386,10 @@ export class NodeAssembler<Node, Published> {
       this.#onError(error, definition.name, key);
     }
     if (wasOpen === undefined && context.opened !== undefined) this.#place(context);
-    if (isStreamEvent(event) && context.liveAttempt !== event.attemptId) {
-      this.#liveSet(event.attemptId).add(context);
-      context.liveAttempt = event.attemptId;
+    const attemptId = this.#foldAttempt;
+    if (attemptId !== undefined && context.liveAttempt !== attemptId) {
+      this.#liveSet(attemptId).add(context);
+      context.liveAttempt = attemptId;
     }
     this.#markDirty(context);
   }

@@ -40,6 +40,8 @@ interface ToolBlockState {
   recorded: boolean;
   /** The response was cut inside this call. */
   cut: boolean;
+  /** The call's optional fields (`#shape`) from its first delta on; undefined when it has none. */
+  deltaShape: CallShape | undefined;
 }
 
 type BlockState = TextBlockState | ToolBlockState;
@@ -144,6 +146,7 @@ export class Attempt {
             executor: undefined,
             recorded: false,
             cut: false,
+            deltaShape: undefined,
           }
         : { kind, block, parts: [], shown: false, final: undefined },
     );
@@ -354,6 +357,14 @@ export class Attempt {
     const callId = this.#session.claimCallId(state.providerId, `${this.attemptId}:${state.block}`);
     state.callId = callId;
     this.#callIds.add(callId);
+    const shape = this.#shape(state);
+    if (
+      shape.input !== undefined ||
+      shape.executor !== undefined ||
+      shape.providerCallId !== undefined
+    ) {
+      state.deltaShape = shape;
+    }
     this.#emit({
       type: 'stream/tool-call-delta',
       attemptId: this.attemptId,
@@ -361,7 +372,7 @@ export class Attempt {
       callId,
       name: state.name as string,
       args: state.parts.join(''),
-      ...this.#shape(state),
+      ...shape,
     });
     if (state.final !== undefined) {
       this.#toolEnd(state);
@@ -414,15 +425,27 @@ export class Attempt {
     return undefined;
   }
 
+  /** One fragment of a shown call: a plain literal, its shape fixed since the first delta (hot path). */
   #toolDelta(state: ToolBlockState, args: string): void {
-    this.#emit({
-      type: 'stream/tool-call-delta',
-      attemptId: this.attemptId,
-      block: state.block,
-      callId: state.callId as string,
-      args,
-      ...this.#shape(state),
-    });
+    const shape = state.deltaShape;
+    this.#emit(
+      shape === undefined
+        ? {
+            type: 'stream/tool-call-delta',
+            attemptId: this.attemptId,
+            block: state.block,
+            callId: state.callId as string,
+            args,
+          }
+        : {
+            type: 'stream/tool-call-delta',
+            attemptId: this.attemptId,
+            block: state.block,
+            callId: state.callId as string,
+            args,
+            ...shape,
+          },
+    );
   }
 
   #toolEnd(state: ToolBlockState): void {
