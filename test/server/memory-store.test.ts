@@ -17,7 +17,7 @@ describe('memoryStore keeps copies', () => {
       when: new Date(0),
       notANumber: Number.NaN,
       own: JSON.parse('{"__proto__": {"polluted": true}}') as unknown,
-      sparse: [1, , 3],
+      withUndefined: [1, undefined, 3],
     };
     const expected = JSON.parse(JSON.stringify({ type: 'tool/result', callId: 'c1', output }));
     const [numbered] = await store.append('s', [{ type: 'tool/result', callId: 'c1', output }]);
