@@ -24,6 +24,7 @@ import { parseArgs } from 'node:util';
 import puppeteer from 'puppeteer-core';
 import { createServer } from 'vite';
 import type { FirstRenderResult, StreamResult } from './elements/timeline-page.js';
+import { type Goal, goal, goalTable } from './support/goals.js';
 import { quantile } from './support/stats.js';
 import { markdownTable, textTable } from './support/table.js';
 
@@ -164,7 +165,7 @@ try {
     { title: 'updates/frame t/g/r (median)', align: 'right' as const },
   ];
   const rows: string[][] = [];
-  const goals: string[] = [];
+  const goals: Goal[] = [];
   const summary: Record<string, unknown>[] = [];
   for (const { mode, first, stream } of results) {
     const figures = new Map<number, { first: number; p95: number }>();
@@ -209,9 +210,21 @@ try {
       const firstRatio = b.first / a.first;
       const p95Ratio = b.p95 / a.p95;
       goals.push(
-        `goal (${mode}) first render ${large} calls ≤ 3× ${small}: ${firstRatio <= 3 ? 'met' : 'NOT met'} (${firstRatio.toFixed(2)}×: ${ms(b.first)} / ${ms(a.first)} ms)`,
-        `goal (${mode}) frame script p95 ${large} calls ≤ 1.5× ${small}: ${p95Ratio <= 1.5 ? 'met' : 'NOT met'} (${p95Ratio.toFixed(2)}×: ${ms(b.p95)} / ${ms(a.p95)} ms)`,
-        `goal (${mode}) frame script p95 ${large} calls < 4 ms: ${b.p95 < 4 ? 'met' : 'NOT met'} (${ms(b.p95)} ms)`,
+        goal(`${mode}: first render, ${large} calls / ${small}`, b.first / a.first, {
+          op: '≤',
+          bound: 3,
+          unit: '×',
+        }),
+        goal(`${mode}: frame script p95, ${large} calls / ${small}`, b.p95 / a.p95, {
+          op: '≤',
+          bound: 1.5,
+          unit: '×',
+        }),
+        goal(`${mode}: frame script p95, ${large} calls`, b.p95, {
+          op: '<',
+          bound: 4,
+          unit: ' ms',
+        }),
       );
     }
   }
@@ -219,8 +232,9 @@ try {
     `${version}; ${deltasPerFrame} deltas per frame; ${reps} first renders and ${streamReps} streams per row\n`,
   );
   console.log(textTable(columns, rows));
-  console.log(`\n${goals.join('\n')}\n`);
+  console.log(`\n${goalTable(goals, 'text')}\n`);
   console.log(markdownTable(columns, rows));
+  console.log(`\n${goalTable(goals, 'markdown')}`);
   mkdirSync(`${repository}bench/results`, { recursive: true });
   writeFileSync(
     `${repository}bench/results/timeline.json`,
