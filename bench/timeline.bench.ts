@@ -36,6 +36,7 @@ const { values } = parseArgs({
     deltas: { type: 'string', default: '256' },
     sizes: { type: 'string', default: '500,10000' },
     modes: { type: 'string', default: 'collapsed,expanded' },
+    'no-fill': { type: 'boolean', default: false },
   },
 });
 const reps = Number(values.reps);
@@ -132,10 +133,11 @@ try {
     for (let rep = 0; rep < streamReps; rep++) {
       for (const calls of sizes) {
         const result = await page.evaluate(
-          (n, open, d) => window.timelineStream(n, open, d),
+          (n, open, d, fill) => window.timelineStream(n, open, d, fill),
           calls,
           expanded,
           deltasPerFrame,
+          !values['no-fill'],
         );
         if (result.finalStage !== 'start') throw new Error(`live write ended ${result.finalStage}`);
         if (!result.sameRow) throw new Error('the live row changed its element while streaming');
@@ -162,6 +164,7 @@ try {
     { title: 'frame script ms p50', align: 'right' as const },
     { title: 'p95', align: 'right' as const },
     { title: 'max', align: 'right' as const },
+    { title: 'fold ms p50 / p95', align: 'right' as const },
     { title: 'updates/frame t/g/r (median)', align: 'right' as const },
   ];
   const rows: string[][] = [];
@@ -192,6 +195,7 @@ try {
         ms(median(frames)),
         ms(frameP95),
         ms(Math.max(...frames)),
+        `${ms(median(streams.flatMap((s) => s.foldMs)))} / ${ms(p95(streams.flatMap((s) => s.foldMs)))}`,
         `${pooled('timeline')}/${pooled('group')}/${pooled('row')}`,
       ]);
       summary.push({

@@ -37,6 +37,8 @@ export interface StreamResult {
   readonly frames: number;
   /** Script time of each frame: push, publish, set `conversation`, Lit updates. */
   readonly frameMs: number[];
+  /** Of each frame, the push and publish alone (the fold, before any rendering). */
+  readonly foldMs: number[];
   /** Lit updates per frame, by element kind. */
   readonly updates: { timeline: number[]; group: number[]; row: number[] };
   /** The live row was the same element at every stage. */
@@ -47,7 +49,12 @@ export interface StreamResult {
 declare global {
   interface Window {
     timelineFirstRender(calls: number, expanded: boolean): Promise<FirstRenderResult>;
-    timelineStream(calls: number, expanded: boolean, deltasPerFrame: number): Promise<StreamResult>;
+    timelineStream(
+      calls: number,
+      expanded: boolean,
+      deltasPerFrame: number,
+      fill?: boolean,
+    ): Promise<StreamResult>;
   }
 }
 
@@ -253,14 +260,18 @@ window.timelineFirstRender = async (calls, expanded) => {
   };
 };
 
-window.timelineStream = async (calls, expanded, deltasPerFrame) => {
+window.timelineStream = async (calls, expanded, deltasPerFrame, fill = true) => {
   const log = historyOf(calls);
   const assembler = new Assembler();
   assembler.push(log);
   const conversation = assembler.publish();
+  // Without the idle fill (diagnosis: does the DOM of every rendered item cost the frames?)
+  // only the first and last chunks render.
+  (customElements.get('tool-timeline') as unknown as { fillWhenIdle: boolean }).fillWhenIdle = fill;
   const timeline = await fresh(expanded);
   timeline.conversation = conversation;
-  await filled(timeline, conversation, performance.now());
+  if (fill) await filled(timeline, conversation, performance.now());
+  else await timeline.updateComplete;
   // The reader follows the live end. The garbage of building the history is collected
   // first (`--js-flags=--expose-gc`), as it would be by the time a new call streams.
   window.scrollTo(0, document.documentElement.scrollHeight);
@@ -274,6 +285,7 @@ window.timelineStream = async (calls, expanded, deltasPerFrame) => {
 
   const events = liveWrite((log.at(-1) as { seq: number }).seq + 1);
   const frameMs: number[] = [];
+  const foldMs: number[] = [];
   const updates = { timeline: [] as number[], group: [] as number[], row: [] as number[] };
   let row: Element | null = null;
   let sameRow = true;
@@ -291,6 +303,7 @@ window.timelineStream = async (calls, expanded, deltasPerFrame) => {
     next += batch.length;
     assembler.push(batch);
     const published = assembler.publish();
+    foldMs.push(performance.now() - start);
     if (published !== timeline.conversation) timeline.conversation = published;
     const callbackEnd = performance.now();
     await timeline.updateComplete;
@@ -312,6 +325,7 @@ window.timelineStream = async (calls, expanded, deltasPerFrame) => {
     deltas: events.length - 1,
     frames: frameMs.length,
     frameMs,
+    foldMs,
     updates,
     sameRow,
     finalStage: last?.stage ?? 'missing',
