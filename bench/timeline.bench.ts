@@ -211,8 +211,6 @@ try {
     const a = figures.get(small);
     const b = figures.get(large);
     if (a && b) {
-      const firstRatio = b.first / a.first;
-      const p95Ratio = b.p95 / a.p95;
       goals.push(
         goal(`${mode}: first render, ${large} calls / ${small}`, b.first / a.first, {
           op: '≤',

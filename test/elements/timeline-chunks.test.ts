@@ -88,7 +88,9 @@ describe('TimelineChunks', () => {
           chunks.update(items);
           const flat = chunks.chunks.flatMap((chunk) => chunk.items);
           expect(flat.length).to.equal(items.length);
-          flat.forEach((x, i) => expect(x).to.equal(items[i]));
+          flat.forEach((x, i) => {
+            expect(x).to.equal(items[i]);
+          });
           for (const chunk of chunks.chunks) {
             expect(chunk.items.length).to.be.within(1, 8);
             expect(chunk.key).to.equal(itemKey(chunk.items[0] as TimelineItem));
