@@ -12,7 +12,7 @@
 // (examples/demo/encoders/), so that the same session replays through every adapter and
 // gives these durable events exactly; test/node/demo.test.ts checks it.
 //
-// Two turns, nine model responses (attempts):
+// Two turns, twelve model responses (attempts):
 //   t1  a1  reasoning, text, Read ×2 and Grep in parallel (their fragments interleave)
 //       a2  text, WebFetch
 //       a3  text, a Write that the network cuts after 1.8 s: settles without records, so its
@@ -21,8 +21,14 @@
 //       a5  text, Edit
 //       a6  text, two Bash calls with descriptions in parallel; the tests fail (an error result)
 //       a7  text, Edit and Bash (the tests pass)
-//   t2  a8  text, acme_wiki_publish (a third-party tool callfold has no category for)
-//       a9  the closing text
+//   t2  a8  text, apply_patch: a free-form call (`input: 'text'`), a Codex patch of two files
+//       a9  text, a Write cut by the response's token limit inside its content: stopReason
+//           `length`, the call `incomplete`, never dispatched
+//       a10 text, Edit (the shorter entry)
+//       a11 text, acme_wiki_publish (a tool callfold has no category for), which waits for
+//           the user's approval (`tool/approval-request`, then `tool/approval`; granted here)
+//       a12 a web search the provider runs (`executor: 'provider'`: call and result come from
+//           the response), then the closing text
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -287,6 +293,102 @@ function respond({ attemptId, reasoning, text, calls = [], parallel = false, cut
   return streams;
 }
 
+/**
+ * One model response with the newer call shapes, block after block: text (`{ text }`), a
+ * JSON call (`{ name, args }`), a free-form call (`{ name, input: 'text', text }`: its input
+ * streams as raw text) or a provider-run call (`executor: 'provider'`: recorded at its block
+ * end, its `output` recorded `after` ms later by the provider, before the next block). A
+ * call's `pieces` is its fragment size range (default 1–7 units). `limit` on the last call
+ * cuts the response there, as a token limit does: it ends with stopReason `length`, the call's
+ * tool-use block is `incomplete` and it is never dispatched. Returns the dispatched calls.
+ */
+function respondBlocks({ attemptId, parts }) {
+  const messageId = id('msg_01', 22);
+  const blocks = [];
+  const dispatched = [];
+  let block = 0;
+  let cut = false;
+  wait(between(380, 650));
+  for (const part of parts) {
+    if (part.name === undefined) {
+      for (const word of words(part.text)) {
+        wait(between(18, 42));
+        emit({ type: 'stream/text-delta', attemptId, block, text: word });
+      }
+      wait(4);
+      emit({ type: 'stream/block-end', attemptId, block, text: part.text });
+      blocks.push({ type: 'text', text: part.text });
+      block += 1;
+      continue;
+    }
+    const free = part.input === 'text';
+    const provider = part.executor === 'provider';
+    const argsText = free ? part.text : JSON.stringify(part.args);
+    const callId = id(provider ? 'srvtoolu_01' : 'toolu_01', 22);
+    const shape = {
+      ...(free ? { input: 'text' } : {}),
+      ...(provider ? { executor: 'provider' } : {}),
+    };
+    cut = part.limit !== undefined;
+    const streamed = cut ? argsText.slice(0, part.limit) : argsText;
+    wait(between(30, 90));
+    emit({
+      type: 'stream/tool-call-delta',
+      attemptId,
+      block,
+      callId,
+      name: part.name,
+      args: '',
+      ...shape,
+    });
+    const [min, max] = part.pieces ?? [1, 7];
+    for (const piece of fragments(streamed, min, max)) {
+      wait(between(12, 30));
+      emit({ type: 'stream/tool-call-delta', attemptId, block, callId, args: piece, ...shape });
+    }
+    wait(3);
+    emit({
+      type: 'stream/block-end',
+      attemptId,
+      block,
+      callId,
+      text: streamed,
+      ...(free ? { input: 'text' } : {}),
+    });
+    blocks.push({
+      type: 'tool-use',
+      callId,
+      name: part.name,
+      argsText: streamed,
+      ...shape,
+      ...(cut ? { incomplete: true } : {}),
+    });
+    block += 1;
+    if (provider) {
+      record({ type: 'tool/call', callId, name: part.name, args: argsText, ...shape });
+      wait(part.after);
+      record({ type: 'tool/result', callId, output: part.output, executor: 'provider' });
+    } else if (!cut) {
+      dispatched.push({ callId, name: part.name, argsText, shape });
+    }
+    if (cut) break;
+  }
+  wait(between(20, 60));
+  const stopReason = cut ? 'length' : dispatched.length > 0 ? 'tool-calls' : 'end';
+  record({ type: 'assistant/message', messageId, attemptId, blocks, stopReason });
+  for (const call of dispatched) {
+    record({
+      type: 'tool/call',
+      callId: call.callId,
+      name: call.name,
+      args: call.argsText,
+      ...call.shape,
+    });
+  }
+  emit({ type: 'stream/settle', attemptId });
+  return dispatched;
+}
+
 /** The host's results, each `after` ms after dispatch, in time order. */
 function results(dispatched, outputs) {
   const start = clock;
@@ -316,6 +418,34 @@ const writeCall = () => {
   const pieces = fragments(JSON.stringify(writeArgs), 96, 320);
   return { name: 'Write', args: writeArgs, pieces, pace: spread(pieces.length, 16) };
 };
+
+/** The free-form patch of turn 2 (the Codex `apply_patch` format): two files. */
+const docsPatch = `*** Begin Patch
+*** Update File: README.md
+@@ ## Usage
+ Import the page helpers from \`src/index.ts\`.
++
++## Greetings
++
++\`greet(name, locale)\` greets in eight locales; see docs/greetings.md.
+*** Add File: docs/greetings.md
++# Greetings
++
++The table in \`src/greetings/table.ts\` holds one entry per locale. A tag falls back to
++its language (\`pt-BR\` → \`pt\`), then to English. Japanese takes no separator.
+*** End Patch`;
+
+/** A changelog entry longer than the response may write: cut inside its content. */
+const changelogArgs = {
+  file_path: 'CHANGELOG.md',
+  content: `# Changelog\n\n## Unreleased\n\n${locales
+    .flatMap(([locale, informal, formal]) =>
+      notes.map((note) => `- ${locale}: “${informal}” and “${formal}”. ${note}`),
+    )
+    .join('\n')}\n`,
+};
+/** Where the token limit cuts it: about two thirds in, inside `content`. */
+const changelogLimit = Math.floor(JSON.stringify(changelogArgs).length * 0.65);
 
 // Turn 1 ────────────────────────────────────────────────────────────────────────────────
 record({ type: 'turn/start', turnId: 't1' });
@@ -463,10 +593,51 @@ record({ type: 'turn/end', turnId: 't1' });
 // Turn 2 ────────────────────────────────────────────────────────────────────────────────
 wait(1500);
 record({ type: 'turn/start', turnId: 't2' });
-const a8 = respond({
+const a8 = respondBlocks({
   attemptId: 'att_8',
-  text: 'I’ll publish a short page about the module to the team wiki.',
-  calls: [
+  parts: [
+    { text: 'I’ll document the module: a README section and a docs page, in one patch.' },
+    { name: 'apply_patch', input: 'text', text: docsPatch },
+  ],
+});
+results(a8, [
+  { after: 180, output: 'Success. Updated the following files:\nM README.md\nA docs/greetings.md' },
+]);
+
+// The changelog entry runs into the response's token limit inside its content: the
+// response ends with stopReason 'length', the call stays incomplete and is never run.
+wait(600);
+respondBlocks({
+  attemptId: 'att_9',
+  parts: [
+    { text: 'Now a changelog entry that lists every locale.' },
+    { name: 'Write', args: changelogArgs, pieces: [24, 64], limit: changelogLimit },
+  ],
+});
+wait(700);
+const a10 = respondBlocks({
+  attemptId: 'att_10',
+  parts: [
+    { text: 'That entry ran past my output limit; a one-line entry instead.' },
+    {
+      name: 'Edit',
+      args: {
+        file_path: 'CHANGELOG.md',
+        old_string: '## Unreleased\n',
+        new_string: '## Unreleased\n\n- Greetings in eight locales, with fallbacks to English.\n',
+      },
+    },
+  ],
+});
+results(a10, [{ after: 120, output: 'Applied 1 edit to CHANGELOG.md' }]);
+
+// Publishing is a side effect outside the repository: the host asks the user first. The
+// recording's user approves after 2.5 s; the demo page waits for its viewer's answer here.
+wait(600);
+const a11 = respondBlocks({
+  attemptId: 'att_11',
+  parts: [
+    { text: 'I’ll publish a short page about the module to the team wiki, if you approve.' },
     {
       name: 'acme_wiki_publish',
       args: {
@@ -480,18 +651,51 @@ const a8 = respond({
     },
   ],
 });
-results(a8, [
+for (const call of a11) record({ type: 'tool/approval-request', callId: call.callId });
+wait(2500);
+for (const call of a11) record({ type: 'tool/approval', callId: call.callId, approved: true });
+results(a11, [
   {
     after: 900,
     output: { content: [{ type: 'text', text: 'Published ENG/greetings-locale-fallbacks (v1)' }] },
   },
 ]);
+
+// The provider runs the web search itself (a server tool): its call and result come from the
+// response, the host runs nothing.
 wait(500);
-respond({
-  attemptId: 'att_9',
-  text:
-    'Done. The table covers eight locales with fallbacks to English, it is exported from ' +
-    'src/index.ts, the tests pass, and the wiki page is up.',
+respondBlocks({
+  attemptId: 'att_12',
+  parts: [
+    {
+      name: 'web_search',
+      executor: 'provider',
+      args: { query: 'CLDR parent locales fallback chain' },
+      after: 1400,
+      output: [
+        {
+          type: 'web_search_result',
+          url: 'https://cldr.unicode.org/development/development-process/design-proposals/language-distance-data',
+          title: 'Language Distance Data - CLDR',
+          encrypted_content: 'EqwBCioIBhgCIiQ5YjVkY2Q2Ny1kZDI0LTRjMjEtOGU2OS0wYTg5NGY2ZWRlNjk',
+          page_age: null,
+        },
+        {
+          type: 'web_search_result',
+          url: 'https://www.unicode.org/reports/tr35/#Locale_Inheritance',
+          title: 'UTS #35: Locale Inheritance and Matching',
+          encrypted_content: 'EqoBCioIBhgCIiRhMTk0YzE3Ni1lZGM5LTQ5OGYtYjY0Zi1lNGUwZWQ4NjA2Y2M',
+          page_age: 'March 1, 2026',
+        },
+      ],
+    },
+    {
+      text:
+        'Done. The table covers eight locales with fallbacks to English, it is exported from ' +
+        'src/index.ts, the tests pass, and the docs describe the fallback order, which ' +
+        'matches CLDR’s locale inheritance.',
+    },
+  ],
 });
 wait(300);
 record({ type: 'turn/end', turnId: 't2' });

@@ -148,9 +148,11 @@ export class ToolGroupElement extends LitElement {
     /** Categories with a call still under way: the summary speaks of them in the present. */
     const running = new Set<ToolCategory>();
     group.tools.forEach((tool, index) => {
-      if (tool.stage !== 'result') active = true;
-      else if (tool.result?.isError) failed++;
-      if (underWay(tool)) running.add(group.categories[index] ?? categoryOf(tool.name));
+      if (tool.stage === 'result' && tool.result?.isError) failed++;
+      // A cut or denied call is over, though it never gets a result: no activity for it.
+      if (!underWay(tool)) return;
+      active = true;
+      running.add(group.categories[index] ?? categoryOf(tool.name));
     });
     // A finished group shows the Builder's summary (its `summary` option may be customised),
     // unless labels replace it.

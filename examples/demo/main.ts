@@ -10,6 +10,11 @@
  *
  * URL parameters: `speed` (e.g. `?speed=100`), `provider` (a replay source, see the
  * selector), `until` (pause at that recorded ms, for screenshots).
+ *
+ * The session's approval is the viewer's: the replay waits at the recorded answer until the
+ * viewer activates Approve or Deny on the row (the timeline's `tool-approval` event). Granted,
+ * the call runs and gets its recorded result; denied, it shows "Denied" and the recording
+ * goes on without its result.
  */
 import '../../elements/tool-timeline.js';
 import type { ToolTimelineElement } from '../../elements/classes.js';
@@ -23,7 +28,7 @@ import sessionUrl from '../transcripts/demo-session.jsonl?url';
 import { sameConversation } from './conversation-summary.js';
 import { type LiveApi, liveSession } from './live-session.js';
 import { Player, type Step } from './player.js';
-import { isReplaySource, providers, replaySteps } from './replay-steps.js';
+import { type Answer, isReplaySource, providers, replaySteps } from './replay-steps.js';
 import { type Script, scriptOf } from './session-script.js';
 import { SessionServer } from './session-server.js';
 import { renderStageChart } from './stage-chart.js';
@@ -199,11 +204,37 @@ function pauseAt(at: number): Step {
   return { at, run: () => run?.player?.pause() };
 }
 
+/** The viewer's answers to approval requests, by callId, for the current run. */
+let answers = new Map<string, boolean>();
+/** Replays waiting for an answer, by callId. */
+let asking = new Map<string, (approved: boolean) => void>();
+
+ui.timeline.addEventListener('tool-approval', (event) => {
+  const { callId, approved } = event.detail;
+  if (answers.has(callId)) return;
+  answers.set(callId, approved);
+  const name = run?.timings.calls.find((call) => call.callId === callId)?.name ?? 'The call';
+  log(approved ? `You approved ${name}: it runs.` : `You denied ${name}: it will not run.`);
+  asking.get(callId)?.(approved);
+  asking.delete(callId);
+});
+
+/** The viewer's answer for `callId`: given already, or awaited. */
+const answer: Answer = (callId) => {
+  const given = answers.get(callId);
+  if (given !== undefined) return Promise.resolve(given);
+  const name = run?.timings.calls.find((call) => call.callId === callId)?.name ?? 'A call';
+  log(`${name} waits for your approval: Approve or Deny on its row.`);
+  return new Promise((resolve) => asking.set(callId, resolve));
+};
+
 function startReplay(): void {
   const loaded = script;
   const source = ui.provider.value;
   if (!loaded || !isReplaySource(source)) return;
-  const { run: current } = newRun((publish) => replaySteps(loaded, source, publish, EPOCH));
+  answers = new Map();
+  asking = new Map();
+  const { run: current } = newRun((publish) => replaySteps(loaded, source, publish, EPOCH, answer));
   document.body.dataset.provider = source;
   log(`Replaying through ${source === 'events' ? 'no adapter' : providers[source].label}.`);
   current.player?.play();
@@ -247,7 +278,9 @@ function showState(): void {
       ? checkedAt === undefined
         ? 'finishing'
         : 'done'
-      : (player?.state ?? 'playing');
+      : player?.waiting
+        ? 'waiting'
+        : (player?.state ?? 'playing');
   document.body.dataset.state = state;
   ui.play.textContent = player?.state === 'playing' ? 'Pause' : 'Play';
   ui.play.disabled = !player || player.state === 'done';

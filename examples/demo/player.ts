@@ -4,6 +4,11 @@ export interface Step {
   readonly at: number;
   /** Does it; a returned promise holds the later steps until it settles. */
   readonly run: () => unknown;
+  /**
+   * It waits for the viewer (an approval): while its promise holds the later steps, the
+   * replay's clock stops, so they keep their recorded spacing after the answer.
+   */
+  readonly waits?: boolean;
 }
 
 export type PlayerState = 'paused' | 'playing' | 'done';
@@ -26,6 +31,7 @@ export class Player {
   #originTime = 0;
   #finishing = false;
   #busy = false;
+  #waiting = false;
   #disposed = false;
   #timer: ReturnType<typeof setTimeout> | undefined;
 
@@ -49,10 +55,16 @@ export class Player {
     return this.#lastAt;
   }
 
+  /** A step is waiting for the viewer (see `Step.waits`). */
+  get waiting(): boolean {
+    return this.#waiting;
+  }
+
   /** Where playback is, in recorded ms, at most `duration`. */
   get position(): number {
     if (this.#state === 'done') return this.duration;
     if (this.#state === 'paused') return this.#originAt;
+    if (this.#waiting) return this.#lastAt;
     const elapsed = (performance.now() - this.#originTime) * this.#speed;
     return Math.min(this.duration, this.#originAt + elapsed);
   }
@@ -127,7 +139,20 @@ export class Player {
         this.#next++;
         this.#lastAt = step.at;
         const held = step.run();
-        if (held instanceof Promise) await held.catch(() => {});
+        if (held instanceof Promise) {
+          if (step.waits) {
+            this.#waiting = true;
+            this.#onChange();
+          }
+          await held.catch(() => {});
+          if (step.waits) {
+            this.#waiting = false;
+            this.#onChange();
+            // The clock stood still while the viewer decided: it resumes at the step's time.
+            this.#originAt = step.at;
+            this.#originTime = performance.now();
+          }
+        }
         if (this.#disposed) return;
       }
     } finally {

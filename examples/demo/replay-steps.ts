@@ -1,5 +1,5 @@
 import type { Observable, Subscription } from 'rxjs';
-import type { CallfoldEvent, SessionEvent } from '../../src/events/types.js';
+import { type CallfoldEvent, isDurableEvent, type SessionEvent } from '../../src/events/types.js';
 import type { AdapterOptions } from '../../src/providers/adapter-run.js';
 import { fromAISDKUIStream } from '../../src/providers/ai-sdk-ui-stream.js';
 import { fromAnthropicMessages } from '../../src/providers/anthropic-messages.js';
@@ -39,8 +39,13 @@ export const providers = {
     label: 'AI SDK UI stream',
     encode: encodeAISDKUIStream,
     adapt: fromAISDKUIStream,
+    /** Its stream carries the approval requests (`tool-approval-request`): the host records none. */
+    streamsApprovals: true,
   },
-} as const satisfies Record<string, { label: string; encode: Encoder; adapt: Adapter }>;
+} as const satisfies Record<
+  string,
+  { label: string; encode: Encoder; adapt: Adapter; streamsApprovals?: boolean }
+>;
 
 export type ProviderName = keyof typeof providers;
 /** A provider, or `events`: the recorded CallfoldEvents themselves, with no adapter. */
@@ -49,6 +54,12 @@ export type ReplaySource = ProviderName | 'events';
 export function isReplaySource(name: string): name is ReplaySource {
   return name === 'events' || Object.hasOwn(providers, name);
 }
+
+/**
+ * Asks the viewer whether the call `callId` may run; resolves with the answer. A replay given
+ * one waits for it where the recording's user answered (the replay's clock stops meanwhile).
+ */
+export type Answer = (callId: string) => Promise<boolean>;
 
 export interface ReplaySteps {
   readonly steps: Step[];
@@ -65,20 +76,66 @@ export interface ReplaySteps {
  * adapter, which numbers its records in one Session with the host's events (turns,
  * results). The response's last step holds later steps until the adapter has finished it,
  * so the numbering follows the recording. The Session stamps `epoch` + the recorded time.
+ *
+ * Approvals: with `answer`, the step of each recorded `tool/approval` waits for the viewer's
+ * answer instead (see `Answer`). Granted, the recording goes on; denied, the step records a
+ * denial and the call's recorded result is left out. Without `answer` the recorded answers
+ * play.
  */
 export function replaySteps(
   script: Script,
   source: ReplaySource,
   publish: (event: CallfoldEvent, at: number) => void,
   epoch = 0,
+  answer?: Answer,
 ): ReplaySteps {
+  /** Calls the viewer denied: their recorded results are left out. */
+  const denied = new Set<string>();
+  /** What the host does for a recorded durable event: `record` it, or the viewer's answer. */
+  const hostStep = (
+    at: number,
+    event: SessionEvent,
+    record: (event: SessionEvent | UnnumberedEvent) => void,
+  ): Step => {
+    if (event.type !== 'tool/approval' || !answer) {
+      return {
+        at,
+        run: () => {
+          if (event.type !== 'tool/result' || !denied.has(event.callId)) record(event);
+        },
+      };
+    }
+    return {
+      at,
+      waits: true,
+      run: async () => {
+        if (await answer(event.callId)) return record(event);
+        denied.add(event.callId);
+        const { seq, callId } = event;
+        record({ type: 'tool/approval', callId, approved: false, seq });
+      },
+    };
+  };
   if (source === 'events') {
     return {
-      steps: script.entries.map(({ at, event }) => ({ at, run: () => publish(event, at) })),
+      steps: script.entries.map(({ at, event }) =>
+        isDurableEvent(event)
+          ? hostStep(at, event, (recorded) => publish(recorded as SessionEvent, at))
+          : { at, run: () => publish(event, at) },
+      ),
       dispose() {},
     };
   }
-  const { encode, adapt } = providers[source];
+  const provider = providers[source];
+  const { encode, adapt } = provider;
+  /** Approval requests the provider's stream carries: the host does not record them. */
+  const streamed = new Set<SessionEvent>();
+  if ('streamsApprovals' in provider) {
+    for (const item of script.items) {
+      if (item.kind === 'attempt')
+        for (const { event } of item.attempt.approvals) streamed.add(event);
+    }
+  }
   /** The recorded time of what is being handled: a chunk read by an adapter, a host event. */
   let clock = 0;
   const session = createSession({ now: () => epoch + clock });
@@ -87,14 +144,13 @@ export function replaySteps(
   const steps: Step[] = [];
   for (const item of script.items) {
     if (item.kind === 'host') {
-      const event = unnumbered(item.event);
-      steps.push({
-        at: item.at,
-        run: () => {
+      if (streamed.has(item.event)) continue;
+      steps.push(
+        hostStep(item.at, item.event, (event) => {
           clock = item.at;
-          publish(session.record(event), item.at);
-        },
-      });
+          publish(session.record(unnumbered(event)), item.at);
+        }),
+      );
       continue;
     }
     const { attempt } = item;
@@ -136,7 +192,7 @@ export function replaySteps(
 }
 
 /** A recorded durable event as the host hands it to its Session: without `seq` and `at`. */
-function unnumbered(event: SessionEvent): UnnumberedEvent {
-  const { seq: _seq, at: _at, ...rest } = event;
+function unnumbered(event: SessionEvent | UnnumberedEvent): UnnumberedEvent {
+  const { seq: _seq, at: _at, ...rest } = event as SessionEvent;
   return rest as UnnumberedEvent;
 }

@@ -5,7 +5,9 @@ import {
   isDurableEvent,
   type SessionEvent,
   type StreamEvent,
+  type ToolApprovalRequestEvent,
   type ToolCallEvent,
+  type ToolResultEvent,
 } from '../../src/events/types.js';
 
 /** An event at its time in the recording, in ms since the session started. */
@@ -25,8 +27,17 @@ export interface ScriptAttempt {
   readonly end: number;
   /** The response ended normally: its records were written. False: the stream was cut. */
   readonly finished: boolean;
-  /** Its `assistant/message` and `tool/call` records, as the adapter must rebuild them. */
-  readonly records: readonly Timed<AssistantMessageEvent | ToolCallEvent>[];
+  /**
+   * Its records, as the adapter must rebuild them: the `assistant/message` and the `tool/call`s
+   * of its tool-use blocks, and, for a call the provider ran (`executor: 'provider'`), its
+   * `tool/call` and `tool/result` at their times inside the response.
+   */
+  readonly records: readonly Timed<AssistantMessageEvent | ToolCallEvent | ToolResultEvent>[];
+  /**
+   * The approval requests for its calls. The host records them (they are host items too); a
+   * wire that carries approval requests (the AI SDK's `tool-approval-request`) encodes them.
+   */
+  readonly approvals: readonly Timed<ToolApprovalRequestEvent>[];
 }
 
 /** What a replay does at one time: a model response streams, or the host records an event. */
@@ -45,12 +56,15 @@ export interface Script {
 /**
  * Splits a transcript into what a provider streams (one attempt per `attemptId`: its stream
  * events, then its `assistant/message` and the `tool/call`s of its tool-use blocks) and what
- * the host records itself (turns, tool results, and calls it dispatched on its own). An
- * attempt takes its place at its first event; a host event at its own time.
+ * the host records itself (turns, tool results, approvals, and calls it dispatched on its
+ * own). A call the provider ran belongs to the response that streamed it, with its result.
+ * An attempt takes its place at its first event; a host event at its own time.
  */
 export function scriptOf(entries: readonly TranscriptEntry[]): Script {
   const attempts = new Map<string, { at: number; attempt: MutableAttempt }>();
   const callOwner = new Map<string, MutableAttempt>();
+  /** The attempt that streamed each call. */
+  const streamedBy = new Map<string, MutableAttempt>();
   const items: ScriptItem[] = [];
   const attemptOf = (attemptId: string, at: number): MutableAttempt => {
     let found = attempts.get(attemptId);
@@ -62,6 +76,7 @@ export function scriptOf(entries: readonly TranscriptEntry[]): Script {
         end: at,
         finished: false,
         records: [],
+        approvals: [],
       };
       found = { at, attempt };
       attempts.set(attemptId, found);
@@ -71,8 +86,11 @@ export function scriptOf(entries: readonly TranscriptEntry[]): Script {
   };
   for (const { at, event } of entries) {
     switch (event.type) {
-      case 'stream/text-delta':
       case 'stream/tool-call-delta':
+        streamedBy.set(event.callId, attemptOf(event.attemptId, at));
+        attemptOf(event.attemptId, at).stream.push({ at, event });
+        break;
+      case 'stream/text-delta':
       case 'stream/block-end':
         attemptOf(event.attemptId, at).stream.push({ at, event });
         break;
@@ -93,13 +111,24 @@ export function scriptOf(entries: readonly TranscriptEntry[]): Script {
         break;
       }
       case 'tool/call': {
-        const owner = callOwner.get(event.callId);
+        const owner =
+          event.executor === 'provider'
+            ? streamedBy.get(event.callId)
+            : callOwner.get(event.callId);
         if (owner) owner.records.push({ at, event });
         else items.push({ kind: 'host', at, event });
         break;
       }
-      case 'tool/result':
+      case 'tool/result': {
+        const owner = event.executor === 'provider' ? streamedBy.get(event.callId) : undefined;
+        if (owner) owner.records.push({ at, event });
+        else items.push({ kind: 'host', at, event });
+        break;
+      }
       case 'tool/approval-request':
+        callOwner.get(event.callId)?.approvals.push({ at, event });
+        items.push({ kind: 'host', at, event });
+        break;
       case 'tool/approval':
       case 'turn/start':
       case 'turn/end':
@@ -114,7 +143,7 @@ export function scriptOf(entries: readonly TranscriptEntry[]): Script {
 }
 
 type MutableAttempt = {
-  -readonly [K in keyof ScriptAttempt]: K extends 'stream' | 'records'
+  -readonly [K in keyof ScriptAttempt]: K extends 'stream' | 'records' | 'approvals'
     ? ScriptAttempt[K] extends readonly (infer T)[]
       ? T[]
       : never

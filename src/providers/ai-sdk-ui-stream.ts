@@ -40,7 +40,11 @@ const provider = 'ai-sdk-ui-stream';
  *   `tool/approval` with `approved: true` first. With `dispatch: 'host'` the host records
  *   approvals itself.
  * - `finish.finishReason` is the last step's `stopReason` (`length` and `content-filter`
- *   mark a call open at the end `incomplete`).
+ *   mark a call open at the end `incomplete`). A step that ends (`finish-step`) while a call's
+ *   input is still open (no `tool-input-available`: the model was cut inside it, and the AI
+ *   SDK never runs such a call) waits for the next chunk: with `finish`, it ends with that
+ *   chunk's reason; otherwise it ends then, truncated. Either way the open call is
+ *   `incomplete`, never dispatched.
  * - Other chunks (sources, files, `data-*`, metadata) are ignored.
  *
  * Cut streams, errors and `dispatch` are as for every adapter: see `AdapterOptions`.
@@ -66,6 +70,8 @@ type Held = () => void;
 function uiStreamFolder(run: AdapterRun, options: AdapterOptions): (chunk: unknown) => void {
   let held: Held[] = [];
   const host = options.dispatch === 'host';
+  /** A `finish-step` came while a call's input was open: the step waits for `finish`. */
+  let cutStep = false;
 
   const flush = () => {
     const records = held;
@@ -138,6 +144,11 @@ function uiStreamFolder(run: AdapterRun, options: AdapterOptions): (chunk: unkno
   };
 
   return (chunk) => {
+    if (cutStep && (chunk === DONE || !isRecord(chunk) || chunk.type !== 'finish')) {
+      cutStep = false;
+      run.finishAttempt({ truncated: true });
+      flush();
+    }
     if (chunk === DONE) {
       run.finish();
       flush();
@@ -202,12 +213,18 @@ function uiStreamFolder(run: AdapterRun, options: AdapterOptions): (chunk: unkno
         approval(chunk, false);
         break;
       case 'finish-step':
+        if (run.live?.hasOpenCall()) {
+          cutStep = true;
+          break;
+        }
         run.finishAttempt();
         flush();
         break;
       case 'finish': {
         const stopReason = stopReasonOf(chunk.finishReason);
-        run.finish(stopReason === undefined ? {} : { stopReason, truncated: isCut(stopReason) });
+        const truncated = cutStep || isCut(stopReason);
+        cutStep = false;
+        run.finish(stopReason === undefined ? { truncated } : { stopReason, truncated });
         flush();
         break;
       }

@@ -215,6 +215,16 @@ export class Attempt {
     return state?.kind === 'tool' && state.name !== undefined;
   }
 
+  /** Whether a named call of this attempt has not ended: its input was still streaming. */
+  hasOpenCall(): boolean {
+    for (const state of this.#blocks.values()) {
+      if (state.kind === 'tool' && state.name !== undefined && state.final === undefined) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   /** The argument fragments of tool call `key` received so far, joined. */
   argsText(key: string): string | undefined {
     const state = this.#blocks.get(key);

@@ -24,7 +24,7 @@ const provider = 'openai-responses';
  * - Hosted tools run by OpenAI become calls with `executor: 'provider'`, shown from
  *   `output_item.added` and recorded (`tool/call`, then `tool/result` with the provider's
  *   output) at `output_item.done`: `web_search_call` (name `web_search`, arguments its
- *   `action`), `file_search_call` (`file_search`, `queries`; output its `results`),
+ *   `action` without `sources`; output the `sources`, else its status), `file_search_call` (`file_search`, `queries`; output its `results`),
  *   `code_interpreter_call` (`code_interpreter`, its `code` streamed from
  *   `response.code_interpreter_call_code.delta`; output its `outputs`),
  *   `image_generation_call` (`image_generation`; output its `result`), `mcp_call` (the MCP
@@ -222,7 +222,12 @@ const outputOf = (key: string) => (item: Record<string, unknown>) => ({
 const hosted: Readonly<Record<string, Hosted>> = Object.assign(Object.create(null), {
   web_search_call: {
     name: named('web_search'),
-    args: (item) => (isRecord(item.action) ? item.action : {}),
+    // The action without its `sources`: those are the search's output, not its input.
+    args: (item) => {
+      if (!isRecord(item.action)) return {};
+      const { sources: _sources, ...action } = item.action;
+      return action;
+    },
     output: (item) => ({
       value:
         isRecord(item.action) && item.action.sources !== undefined

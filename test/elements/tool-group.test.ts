@@ -50,6 +50,26 @@ describe('<tool-group> header', () => {
     expect(part(el, 'failures')?.textContent).to.equal('1 failed');
     expect(part(el, 'activity')?.outerHTML).to.equal(undefined);
   });
+
+  it('shows no activity for calls that are over without a result: cut off or denied (failed before: the dot stayed on)', async () => {
+    const session = new Session()
+      .call('c1', 'Bash', { command: 'git push' })
+      .approvalRequest('c1')
+      .approval('c1', false)
+      .cut('c2', 'Write', '{"file_path":"CHANGELOG.md","content":"# Chan');
+    const el = await fixture<ToolGroupElement>(
+      html`<tool-group .group=${session.group('c1')}></tool-group>`,
+    );
+    expect(session.group('c1').tools.map((tool) => tool.callId)).to.deep.equal(['c1', 'c2']);
+    expect(part(el, 'activity')?.outerHTML).to.equal(undefined);
+    expect(part(el, 'summary')?.textContent).to.equal('Ran 1 command · Wrote 1 file');
+
+    // The negative control: a call still preparing in the same group lights it.
+    session.delta('c3', '{"command":"ls', 'Bash');
+    el.group = session.group('c1');
+    await el.updateComplete;
+    expect(part(el, 'activity')).to.exist;
+  });
 });
 
 describe('<tool-group> expanded state', () => {

@@ -18,8 +18,9 @@ import { after, before, describe, it } from 'node:test';
 import { pathToFileURL } from 'node:url';
 import { expect } from 'chai';
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
+import { carriedRecords } from '../../examples/demo/carried.js';
 import { providers, type ReplaySource, replaySteps } from '../../examples/demo/replay-steps.js';
-import { durableRecords, scriptOf, withoutTime } from '../../examples/demo/session-script.js';
+import { scriptOf, withoutTime } from '../../examples/demo/session-script.js';
 import { decodeTranscript } from '../../src/events/transcript.js';
 import { type CallfoldEvent, isDurableEvent } from '../../src/events/types.js';
 import { categoryOf } from '../../src/groups/categories.js';
@@ -34,8 +35,23 @@ const dispatched = events.flatMap((e) => (e.type === 'tool/call' ? [e] : []));
 const streamedCalls = new Set(
   events.flatMap((e) => (e.type === 'stream/tool-call-delta' ? [e.callId] : [])),
 );
-const withdrawn = [...streamedCalls].filter((id) => !dispatched.some((c) => c.callId === id));
+/** The calls settled responses kept, in order (the cut-off one too). */
+const kept = new Set(
+  events.flatMap((e) =>
+    e.type === 'assistant/message'
+      ? e.blocks.flatMap((block) => (block.type === 'tool-use' ? [block.callId] : []))
+      : [],
+  ),
+);
+/** Streamed calls no settled response kept: withdrawn with their cut stream. */
+const withdrawn = [...streamedCalls].filter((id) => !kept.has(id));
 const failed = events.flatMap((e) => (e.type === 'tool/result' && e.isError ? [e.callId] : []));
+/** The callId of the (first) dispatched call named `name`. */
+const callOf = (name: string) => dispatched.find((call) => call.name === name)?.callId;
+/** The call the token limit cut: kept in its message, `incomplete`. */
+const cutCall = events
+  .flatMap((e) => (e.type === 'assistant/message' ? e.blocks : []))
+  .find((block) => block.type === 'tool-use' && block.incomplete === true);
 
 describe('the recorded demo session', () => {
   it('has a 512 KiB write, an edit, parallel described bash calls, reads, a search, a web fetch and an unknown tool', () => {
@@ -47,8 +63,14 @@ describe('the recorded demo session', () => {
     expect(byCategory('edit')).to.have.length.of.at.least(1);
     expect(byCategory('read')).to.have.length(2);
     expect(byCategory('search')).to.have.length(1);
-    expect(byCategory('web')).to.have.length(1);
+    expect(byCategory('web').map((call) => call.name)).to.deep.equal(['WebFetch', 'web_search']);
     expect(byCategory('generic').map((call) => call.name)).to.deep.equal(['acme_wiki_publish']);
+    expect(byCategory('edit').map((call) => call.name)).to.deep.equal([
+      'Edit',
+      'Edit',
+      'apply_patch',
+      'Edit',
+    ]);
     const bash = byCategory('bash').map((call) => JSON.parse(String(call.args)));
     expect(bash.every((args) => typeof args.description === 'string')).to.equal(true);
     // The first two bash calls are one response's parallel calls: their fragments interleave.
@@ -74,24 +96,67 @@ describe('the recorded demo session', () => {
     expect(ofAttempt.some((e) => e.type === 'assistant/message')).to.equal(false);
   });
 
+  it('has a free-form patch, a provider-run web search, a call cut by the token limit and an approval', () => {
+    const patch = dispatched.find((call) => call.name === 'apply_patch');
+    expect(patch).to.include({ input: 'text' });
+    expect(String(patch?.args)).to.match(/^\*\*\* Begin Patch\n\*\*\* Update File: README\.md\n/);
+    const search = dispatched.find((call) => call.name === 'web_search');
+    expect(search).to.include({ executor: 'provider' });
+    const searchResult = events.find(
+      (e) => e.type === 'tool/result' && e.callId === search?.callId,
+    );
+    expect(searchResult).to.include({ executor: 'provider' });
+    const messages = events.flatMap((e) => (e.type === 'assistant/message' ? [e] : []));
+    const cutMessages = messages.filter((m) => m.stopReason === 'length');
+    expect(cutMessages).to.have.length(1);
+    const cutBlock = cutMessages[0]?.blocks.at(-1);
+    expect(cutBlock).to.include({ type: 'tool-use', name: 'Write', incomplete: true });
+    const cutId = cutBlock?.type === 'tool-use' ? cutBlock.callId : '';
+    // Cut inside the content string: never dispatched, no result.
+    expect(cutBlock?.type === 'tool-use' && cutBlock.argsText).to.match(/"content":"[^"]*$/);
+    expect(
+      events.some((e) => 'callId' in e && e.callId === cutId && e.type.startsWith('tool/')),
+    ).to.equal(false);
+    const approvals = events.flatMap((e) =>
+      e.type === 'tool/approval-request' || e.type === 'tool/approval' ? [e] : [],
+    );
+    expect(approvals.map((e) => e.type)).to.deep.equal(['tool/approval-request', 'tool/approval']);
+    expect(dispatched.find((call) => call.callId === approvals[0]?.callId)?.name).to.equal(
+      'acme_wiki_publish',
+    );
+  });
+
   const cut = entries.find(
     (entry) => entry.event.type === 'stream/settle' && entry.event.attemptId === 'att_3',
   );
-  for (const source of [...Object.keys(providers), 'events'] as ReplaySource[]) {
-    it(`replays through ${source} to the recorded durable events, at the recorded times`, async () => {
-      const out: { event: CallfoldEvent; at: number }[] = [];
-      const replay = replaySteps(scriptOf(entries), source, (event, at) => out.push({ event, at }));
-      for (const step of replay.steps) {
-        const held = step.run();
-        if (held instanceof Promise) await held;
-      }
-      replay.dispose();
+  /** Replays the session through `source`; `answer` stands in for the viewer. */
+  async function replay(source: ReplaySource, answer?: (callId: string) => Promise<boolean>) {
+    const out: { event: CallfoldEvent; at: number }[] = [];
+    const run = replaySteps(
+      scriptOf(entries),
+      source,
+      (event, at) => out.push({ event, at }),
+      0,
+      answer,
+    );
+    for (const step of run.steps) {
+      const held = step.run();
+      if (held instanceof Promise) await held;
+    }
+    run.dispose();
+    return out;
+  }
+  const sources = [...Object.keys(providers), 'events'] as ReplaySource[];
+  for (const source of sources) {
+    it(`replays through ${source} to the recorded durable events as that wire carries them, at the recorded times`, async () => {
+      const out = await replay(source);
       const durable = out.flatMap(({ event }) =>
         isDurableEvent(event) ? [withoutTime(event)] : [],
       );
-      expect(durable).to.deep.equal(durableRecords(entries));
+      const expected = carriedRecords(source, entries);
+      expect(durable).to.deep.equal(expected.map(({ event }) => withoutTime(event as never)));
       const recordedAt = new Map(
-        entries.flatMap(({ at, event }) => (isDurableEvent(event) ? [[event.seq, at]] : [])),
+        expected.map(({ at, event }) => [(event as { seq: number }).seq, at]),
       );
       for (const { event, at } of out) {
         if (isDurableEvent(event))
@@ -102,6 +167,36 @@ describe('the recorded demo session', () => {
         ({ event }) => event.type === 'stream/settle' && event.attemptId === 'att_3',
       );
       expect(settle?.at).to.equal(cut?.at);
+    });
+
+    it(`through ${source}, a denied approval records the denial and leaves the call's result out`, async () => {
+      const asked: string[] = [];
+      const out = await replay(source, async (callId) => {
+        asked.push(callId);
+        return false;
+      });
+      const durable = out.flatMap(({ event }) => (isDurableEvent(event) ? [event] : []));
+      const request = events.find((e) => e.type === 'tool/approval-request');
+      const callId = request?.type === 'tool/approval-request' ? request.callId : '';
+      expect(asked).to.deep.equal([callId]);
+      const ofCall = durable.filter((e) => 'callId' in e && e.callId === callId);
+      expect(ofCall.map((e) => [e.type, 'approved' in e ? e.approved : undefined])).to.deep.equal([
+        ['tool/call', undefined],
+        ['tool/approval-request', undefined],
+        ['tool/approval', false],
+      ]);
+      // Everything else is as recorded (numbered one lower after the left-out result).
+      const expected = carriedRecords(source, entries).flatMap(({ event }) =>
+        'callId' in event && event.callId === callId ? [] : [withoutTime(event as never)],
+      );
+      const others = durable.flatMap((e) =>
+        'callId' in e && e.callId === callId ? [] : [withoutTime(e)],
+      );
+      const withoutSeq = (e: object) => {
+        const { seq: _seq, ...rest } = e as { seq: number };
+        return rest;
+      };
+      expect(others.map(withoutSeq)).to.deep.equal(expected.map(withoutSeq));
     });
   }
 });
@@ -127,6 +222,8 @@ interface Shown {
           size: string;
           exit: string;
           status: string;
+          executor: string;
+          notice: string;
         }[];
       }
   )[];
@@ -167,6 +264,8 @@ function readTimeline(selector: string): Promise<Shown> {
           size: text(row.shadowRoot, 'size'),
           exit: text(row.shadowRoot, 'exit-code'),
           status: text(row.shadowRoot, 'stage'),
+          executor: text(row.shadowRoot, 'executor'),
+          notice: text(row.shadowRoot, 'notice'),
         })),
       });
     }
@@ -266,8 +365,23 @@ describe('the demo page in Chromium', { skip, timeout: 300_000 }, () => {
     return { page, errors, requests };
   }
 
-  async function finished(page: Page): Promise<void> {
-    await page.waitForFunction(() => document.body.dataset.state === 'done', { timeout: 30_000 });
+  /**
+   * Waits for the replay's end, answering the session's approval request as a viewer does:
+   * the replay waits for it (`data-state="waiting"`), then Approve (or Deny) is clicked on the
+   * row.
+   */
+  async function finished(page: Page, approve = true): Promise<void> {
+    for (;;) {
+      await page.waitForFunction(
+        () => ['done', 'waiting'].includes(document.body.dataset.state ?? ''),
+        { timeout: 30_000 },
+      );
+      if ((await page.evaluate(() => document.body.dataset.state)) === 'done') return;
+      await page.click(
+        `#timeline >>> tool-row[approval="requested"] >>> [part~="${approve ? 'approve' : 'deny'}"]`,
+      );
+      await page.waitForFunction(() => document.body.dataset.state !== 'waiting');
+    }
   }
 
   it('plays the session to its end: final stages, withdrawn calls gone, the error, group counts', async () => {
@@ -281,9 +395,24 @@ describe('the demo page in Chromium', { skip, timeout: 300_000 }, () => {
 
     const groups = shown.items.flatMap((item) => ('rows' in item ? [item] : []));
     const rows = groups.flatMap((group) => group.rows);
-    expect(rows.map((row) => row.callId)).to.deep.equal(dispatched.map((call) => call.callId));
+    // Every call a settled response kept, in order; the withdrawn call is gone.
+    expect(rows.map((row) => row.callId)).to.deep.equal([...kept]);
     for (const id of withdrawn) expect(rows.map((row) => row.callId)).not.to.include(id);
-    expect(rows.every((row) => row.stage === 'result')).to.equal(true);
+    const cutRow = rows.find(
+      (row) => cutCall?.type === 'tool-use' && row.callId === cutCall.callId,
+    );
+    expect(cutRow).to.include({
+      stage: 'preparing',
+      title: 'Write',
+      path: 'CHANGELOG.md',
+      status: 'Write: Cut off',
+    });
+    expect(cutRow?.notice).to.match(
+      /^Cut off: the response reached its token limit \([\d.]+ KiB of arguments arrived\)\. Not run\.$/,
+    );
+    expect(rows.filter((row) => row !== cutRow).every((row) => row.stage === 'result')).to.equal(
+      true,
+    );
     expect(groups.every((group) => !group.active)).to.equal(true);
 
     const failing = rows.find((row) => row.callId === failed[0]);
@@ -297,12 +426,30 @@ describe('the demo page in Chromium', { skip, timeout: 300_000 }, () => {
       ['Edited 1 file', ''],
       ['Ran 2 commands', '1 failed'],
       ['Edited 1 file · Ran 1 command', ''],
-      ['Used 1 tool', ''],
+      ['Edited 1 file', ''],
+      ['Wrote 1 file', ''],
+      ['Edited 1 file', ''],
+      ['Used 1 tool · Made 1 web request', ''],
     ]);
     const write = rows.find((row) => row.title === 'Write');
     expect(write).to.include({ path: 'src/greetings/table.ts', size: '511 KiB' });
+    // The free-form patch: an edit whose row and group name the files of its headers.
+    const patch = rows.find((row) => row.callId === callOf('apply_patch'));
+    expect(patch).to.include({ title: 'Edit', path: 'README.md', stage: 'result' });
+    expect(groups[6]?.detail).to.equal('README.md, docs/greetings.md');
+    // The approved call ran; the provider's web search carries its marker.
+    expect(rows.find((row) => row.callId === callOf('acme_wiki_publish'))).to.include({
+      stage: 'result',
+      notice: '',
+      executor: '',
+    });
+    expect(rows.find((row) => row.callId === callOf('web_search'))).to.include({
+      title: 'Web',
+      stage: 'result',
+      executor: 'provider',
+    });
     // One assistant response per attempt that ended; the cut one is gone with its row.
-    expect(shown.items.filter((item) => 'assistant' in item)).to.have.length(8);
+    expect(shown.items.filter((item) => 'assistant' in item)).to.have.length(11);
     // A separator where each of the two turns starts (the recording's turns carry no prompt).
     expect(shown.items.filter((item) => 'turn' in item)).to.deep.equal([
       { turn: '' },
@@ -324,7 +471,7 @@ describe('the demo page in Chromium', { skip, timeout: 300_000 }, () => {
     await page.close();
     expect(errors).to.deep.equal([]);
     expect(match).to.equal('true');
-    expect(log).to.match(/Reloaded: 34 durable events in 5 history pages/);
+    expect(log).to.match(/Reloaded: 45 durable events in 6 history pages/);
     expect(shown).to.deep.equal(final);
     // The pages came from the dev server's sessionHandler (loadHistory), newest first, then
     // the live end was followed after the newest seq (followSession with Last-Event-ID).
@@ -374,12 +521,7 @@ describe('the demo page in Chromium', { skip, timeout: 300_000 }, () => {
     expect(requests.some((request) => request.method === 'POST')).to.equal(true);
   });
 
-  for (const source of [
-    'openai-chat-completions',
-    'openai-responses',
-    'ai-sdk-ui-stream',
-    'events',
-  ]) {
+  for (const source of ['openai-responses', 'ai-sdk-ui-stream', 'events']) {
     it(`replaying through ${source} ends in the same DOM`, async () => {
       const { page, errors } = await open(`/?speed=100&provider=${source}`);
       await finished(page);
@@ -389,6 +531,54 @@ describe('the demo page in Chromium', { skip, timeout: 300_000 }, () => {
       expect(shown).to.deep.equal(final);
     });
   }
+
+  it('replaying through openai-chat-completions ends in the same DOM without the provider-run search (Chat Completions cannot carry it)', async () => {
+    const { page, errors } = await open('/?speed=100&provider=openai-chat-completions');
+    await finished(page);
+    const shown = await page.evaluate(readTimeline, '#timeline');
+    await page.close();
+    expect(errors).to.deep.equal([]);
+    const search = callOf('web_search');
+    const expected = structuredClone(final) as Shown;
+    const last = expected.items.findLast((item) => 'rows' in item);
+    if (!last || !('rows' in last)) throw new Error('no group');
+    expect(last.rows.map((row) => row.callId)).to.include(search);
+    last.rows = last.rows.filter((row) => row.callId !== search);
+    last.summary = 'Used 1 tool';
+    last.detail = 'Greetings: locale fallbacks';
+    expect(shown).to.deep.equal(expected);
+  });
+
+  it('Deny on the approval request: the call shows "Denied", never runs, and history agrees', async () => {
+    const { page, errors } = await open('/?speed=100');
+    await finished(page, false);
+    const shown = await page.evaluate(readTimeline, '#timeline');
+    const match = await page.evaluate(() => document.body.dataset.match);
+    const log = await page.$eval('#log', (list) => list.textContent ?? '');
+    await page.click('#history');
+    await page.waitForFunction(() => document.body.dataset.match !== 'pending');
+    const reloaded = await page.evaluate(readTimeline, '#timeline');
+    await page.close();
+    expect(errors).to.deep.equal([]);
+    expect(match).to.equal('true');
+    expect(log).to.include('You denied acme_wiki_publish: it will not run.');
+    const rows = shown.items.flatMap((item) => ('rows' in item ? item.rows : []));
+    const denied = rows.find((row) => row.callId === callOf('acme_wiki_publish'));
+    expect(denied).to.include({
+      stage: 'start',
+      status: 'acme_wiki_publish: Denied',
+      notice: 'Denied. Not run.',
+    });
+    // Everything else is as in the approved replay.
+    const others = (view: Shown) =>
+      view.items.map((item) =>
+        'rows' in item
+          ? { ...item, rows: item.rows.filter((row) => row.callId !== denied?.callId) }
+          : item,
+      );
+    expect(others(shown)).to.deep.equal(others(final as Shown));
+    expect(reloaded).to.deep.equal(shown);
+  });
 
   it('the React page embeds the same elements and ends in the same DOM', async () => {
     const { page, errors } = await open('/react.html?speed=100');

@@ -297,3 +297,70 @@ describe('the AI SDK (ai 6) UI message stream: approval, with its own mock model
     });
   }
 });
+
+describe('the AI SDK (ai 6) UI message stream: a step cut inside a call, with its own mock model', () => {
+  const write = tool({
+    inputSchema: jsonSchema<{ file_path: string; content: string }>({
+      type: 'object',
+      properties: { file_path: { type: 'string' }, content: { type: 'string' } },
+    }),
+    execute: async () => 'written',
+  });
+  /** A model whose response reaches its token limit inside the `write` call's input. */
+  const cutModel = () =>
+    new MockLanguageModelV3({
+      doStream: async () => ({
+        stream: simulateReadableStream({
+          chunks: [
+            { type: 'stream-start', warnings: [] },
+            { type: 'text-start', id: 't' },
+            { type: 'text-delta', id: 't', delta: 'Writing the changelog.' },
+            { type: 'text-end', id: 't' },
+            { type: 'tool-input-start', id: 'call_1', toolName: 'write' },
+            {
+              type: 'tool-input-delta',
+              id: 'call_1',
+              delta: '{"file_path":"CHANGELOG.md","content":"# Chan',
+            },
+            { type: 'finish', finishReason: { unified: 'length', raw: 'max_tokens' }, usage },
+          ],
+        }),
+      }),
+    });
+
+  it('finish-step with the call still open, then finish "length": the call is incomplete, never dispatched (failed before: dispatched at finish-step)', async () => {
+    for (const path of ['stream', 'response'] as const) {
+      const result = streamText({ model: cutModel(), prompt: 'changelog', tools: { write } });
+      const source =
+        path === 'stream' ? result.toUIMessageStream() : result.toUIMessageStreamResponse();
+      const out = await events(fromAISDKUIStream, source, session());
+      expect(
+        out.some((e) => e.type === 'tool/call'),
+        path,
+      ).to.equal(false);
+      const message = out.find((e) => e.type === 'assistant/message');
+      expect(message, path).to.deep.include({
+        stopReason: 'length',
+        blocks: [
+          { type: 'text', text: 'Writing the changelog.' },
+          {
+            type: 'tool-use',
+            callId: 'call_1',
+            name: 'write',
+            argsText: '{"file_path":"CHANGELOG.md","content":"# Chan',
+            incomplete: true,
+          },
+        ],
+      });
+      expect(out.at(-1), path).to.deep.equal({ type: 'stream/settle', attemptId: 'a1' });
+      // Live and from history: the same incomplete node, with no result.
+      for (const list of [out, out.filter(isDurableEvent)]) {
+        expect(tools(list).get('call_1'), path).to.deep.include({
+          stage: 'preparing',
+          incomplete: true,
+          stopReason: 'length',
+        });
+      }
+    }
+  });
+});

@@ -107,7 +107,7 @@ const done = (output_index: number, item: object) => ({
 const completed = { type: 'response.completed', response: { id: 'resp_1', status: 'completed' } };
 
 describe('OpenAI Responses: hosted tools and response.incomplete', () => {
-  it('a web_search_call is a provider call from output_item.added, recorded with its result at done', async () => {
+  it('a web_search_call is a provider call from output_item.added, recorded with its result at done; its sources are the result, not the arguments (failed before: args carried the sources)', async () => {
     const action = {
       type: 'search',
       query: 'lit 3 release',
@@ -123,7 +123,7 @@ describe('OpenAI Responses: hosted tools and response.incomplete', () => {
     expect(delta).to.include({ callId: 'ws_1', name: 'web_search', executor: 'provider' });
     expect(ofType(events, 'tool/call')[0]).to.deep.include({
       callId: 'ws_1',
-      args: action,
+      args: { type: 'search', query: 'lit 3 release' },
       executor: 'provider',
     });
     expect(ofType(events, 'tool/result')[0]).to.deep.include({

@@ -5,6 +5,7 @@ import {
   hasCalls,
   type ResponseConstants,
   sseMessage,
+  stopReasonOf,
   type TimedChunk,
 } from './timed-chunk.js';
 
@@ -14,6 +15,12 @@ import {
  * and `delta.tool_calls` by `index` (id, type and name in an index's first chunk), then a
  * chunk with `finish_reason` and `data: [DONE]`. Parallel calls keep their recorded
  * interleaving, as compatible servers send it. A cut response stops before `finish_reason`.
+ *
+ * - A free-form call (`input: 'text'`) is a `type: 'custom'` tool call streaming
+ *   `custom.input` (OpenAI's custom tools).
+ * - Chat Completions has no calls the provider runs (its search models return citations, not
+ *   calls): a provider-run call (`executor: 'provider'`) and its result are left out.
+ * - A response its token limit cut ends with `finish_reason: 'length'`.
  */
 export function encodeOpenAIChatCompletions(
   attempt: ScriptAttempt,
@@ -49,12 +56,24 @@ export function encodeOpenAIChatCompletions(
         chunk(at, event.reasoning ? { reasoning_content: event.text } : { content: event.text });
         break;
       case 'stream/tool-call-delta': {
+        if (event.executor === 'provider') break;
+        const custom = event.input === 'text';
         let index = indexes.get(event.block);
         if (index === undefined) {
           index = indexes.size;
           indexes.set(event.block, index);
-          const fn = { name: event.name ?? '', arguments: event.args };
-          chunk(at, { tool_calls: [{ index, id: event.callId, type: 'function', function: fn }] });
+          const name = event.name ?? '';
+          const call = custom
+            ? { index, id: event.callId, type: 'custom', custom: { name, input: event.args } }
+            : {
+                index,
+                id: event.callId,
+                type: 'function',
+                function: { name, arguments: event.args },
+              };
+          chunk(at, { tool_calls: [call] });
+        } else if (custom) {
+          chunk(at, { tool_calls: [{ index, custom: { input: event.args } }] });
         } else {
           chunk(at, { tool_calls: [{ index, function: { arguments: event.args } }] });
         }
@@ -67,7 +86,9 @@ export function encodeOpenAIChatCompletions(
     }
   }
   if (attempt.finished) {
-    chunk(attempt.end, {}, hasCalls(attempt) ? 'tool_calls' : 'stop');
+    const finish =
+      stopReasonOf(attempt) === 'length' ? 'length' : hasCalls(attempt) ? 'tool_calls' : 'stop';
+    chunk(attempt.end, {}, finish);
     out.push({ at: attempt.end, data: 'data: [DONE]\n\n' });
   }
   return out;

@@ -1,9 +1,12 @@
 import type { ScriptAttempt } from '../session-script.js';
 import {
+  cutCallOf,
   demoResponse,
   firstAt,
+  providerResultOf,
   type ResponseConstants,
   sseMessage,
+  stopReasonOf,
   type TimedChunk,
 } from './timed-chunk.js';
 
@@ -16,6 +19,17 @@ type Item = Record<string, unknown> & { id: string; type: string };
  * (`…delta`), then done; `response.completed` ends it. Parallel calls keep their recorded
  * interleaving (events carry their `output_index`). A cut response stops before
  * `response.completed`.
+ *
+ * - A free-form call (`input: 'text'`) is a `custom_tool_call` item streaming
+ *   `response.custom_tool_call_input.delta`, then `.done`.
+ * - A provider-run call (`executor: 'provider'`) is a hosted `web_search_call` item (its id
+ *   the callId): added with `in_progress` when it starts, `searching` when its query is
+ *   complete, and done at its result's time with `action: { type: 'search', query, sources }`,
+ *   the sources being the result's URLs. The Responses API streams no query text, and gives
+ *   the call and its result in one item.
+ * - A response its token limit cut ends with `response.incomplete`
+ *   (`incomplete_details.reason: 'max_output_tokens'`); the call it cut never gets its
+ *   `.done` events.
  */
 export function encodeOpenAIResponses(
   attempt: ScriptAttempt,
@@ -41,6 +55,7 @@ export function encodeOpenAIResponses(
   const done: Item[] = [];
   const itemId = (prefix: string, block: number) =>
     `${prefix}_${attempt.messageId.slice(-16)}${block.toString().padStart(2, '0')}`;
+  const cut = cutCallOf(attempt);
 
   for (const { at, event } of attempt.stream) {
     const output_index = event.block;
@@ -49,14 +64,25 @@ export function encodeOpenAIResponses(
       const reasoning = event.type === 'stream/text-delta' && event.reasoning === true;
       item =
         event.type === 'stream/tool-call-delta'
-          ? {
-              id: itemId('fc', output_index),
-              type: 'function_call',
-              status: 'in_progress',
-              arguments: '',
-              call_id: event.callId,
-              name: event.name ?? '',
-            }
+          ? event.executor === 'provider'
+            ? { id: event.callId, type: 'web_search_call', status: 'in_progress' }
+            : event.input === 'text'
+              ? {
+                  id: itemId('ctc', output_index),
+                  type: 'custom_tool_call',
+                  status: 'in_progress',
+                  call_id: event.callId,
+                  name: event.name ?? '',
+                  input: '',
+                }
+              : {
+                  id: itemId('fc', output_index),
+                  type: 'function_call',
+                  status: 'in_progress',
+                  arguments: '',
+                  call_id: event.callId,
+                  name: event.name ?? '',
+                }
           : reasoning
             ? { id: itemId('rs', output_index), type: 'reasoning', summary: [] }
             : {
@@ -68,7 +94,9 @@ export function encodeOpenAIResponses(
               };
       items.set(output_index, item);
       send(at, 'response.output_item.added', { output_index, item });
-      if (item.type === 'reasoning') {
+      if (item.type === 'web_search_call') {
+        send(at, 'response.web_search_call.in_progress', { item_id: item.id, output_index });
+      } else if (item.type === 'reasoning') {
         send(at, 'response.reasoning_summary_part.added', {
           item_id: item.id,
           output_index,
@@ -104,14 +132,40 @@ export function encodeOpenAIResponses(
         }
         break;
       case 'stream/tool-call-delta':
-        if (event.args !== '') {
-          send(at, 'response.function_call_arguments.delta', { ...where, delta: event.args });
-        }
+        if (event.args === '' || item.type === 'web_search_call') break;
+        send(
+          at,
+          item.type === 'custom_tool_call'
+            ? 'response.custom_tool_call_input.delta'
+            : 'response.function_call_arguments.delta',
+          { ...where, delta: event.args },
+        );
         break;
       case 'stream/block-end': {
         const text = event.text;
         let finished: Item;
-        if (item.type === 'function_call') {
+        if (event.callId !== undefined && event.callId === cut) break;
+        if (item.type === 'web_search_call') {
+          send(at, 'response.web_search_call.searching', where);
+          const result = providerResultOf(attempt, event.callId ?? '');
+          const sources = Array.isArray(result?.event.output)
+            ? result.event.output.map((source: { url?: unknown }) => ({
+                type: 'url',
+                url: source.url,
+              }))
+            : [];
+          const action = { type: 'search', ...JSON.parse(text), sources };
+          const doneAt = result?.at ?? at;
+          send(doneAt, 'response.web_search_call.completed', where);
+          finished = { ...item, status: 'completed', action };
+          done.push(finished);
+          send(doneAt, 'response.output_item.done', { output_index, item: finished });
+          break;
+        }
+        if (item.type === 'custom_tool_call') {
+          send(at, 'response.custom_tool_call_input.done', { ...where, input: text });
+          finished = { ...item, status: 'completed', input: text };
+        } else if (item.type === 'function_call') {
           send(at, 'response.function_call_arguments.done', { ...where, arguments: text });
           finished = { ...item, status: 'completed', arguments: text };
         } else if (item.type === 'reasoning') {
@@ -133,7 +187,16 @@ export function encodeOpenAIResponses(
         event satisfies never;
     }
   }
-  if (attempt.finished) {
+  if (attempt.finished && stopReasonOf(attempt) === 'length') {
+    send(attempt.end, 'response.incomplete', {
+      response: {
+        ...response,
+        status: 'incomplete',
+        incomplete_details: { reason: 'max_output_tokens' },
+        output: done,
+      },
+    });
+  } else if (attempt.finished) {
     send(attempt.end, 'response.completed', {
       response: { ...response, status: 'completed', output: done },
     });

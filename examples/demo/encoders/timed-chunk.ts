@@ -1,4 +1,5 @@
-import type { ScriptAttempt } from '../session-script.js';
+import type { StopReason, ToolResultEvent } from '../../../src/events/types.js';
+import type { ScriptAttempt, Timed } from '../session-script.js';
 
 /** One server-sent event message of a provider's response body, at its time in the recording. */
 export interface TimedChunk {
@@ -35,9 +36,43 @@ export const MODEL = 'callfold-demo-1';
 /** The demo's response constants: its model and a fixed creation time. */
 export const demoResponse: ResponseConstants = { model: MODEL, created: 1796029200 };
 
-/** Whether the response dispatched any tool call (its stop reason). */
+/** Whether the response dispatched any tool call the host runs (its stop reason). */
 export function hasCalls(attempt: ScriptAttempt): boolean {
-  return attempt.records.some(({ event }) => event.type === 'tool/call');
+  return attempt.records.some(
+    ({ event }) => event.type === 'tool/call' && event.executor !== 'provider',
+  );
+}
+
+/** The recorded stop reason of a finished response (`length`: its token limit cut it). */
+export function stopReasonOf(attempt: ScriptAttempt): StopReason | undefined {
+  for (const { event } of attempt.records) {
+    if (event.type === 'assistant/message') return event.stopReason;
+  }
+  return undefined;
+}
+
+/** The callId of the call a token limit cut (the response's `incomplete` tool-use block). */
+export function cutCallOf(attempt: ScriptAttempt): string | undefined {
+  for (const { event } of attempt.records) {
+    if (event.type !== 'assistant/message') continue;
+    for (const block of event.blocks) {
+      if (block.type === 'tool-use' && block.incomplete) return block.callId;
+    }
+  }
+  return undefined;
+}
+
+/** The provider's result of a call it ran in this response, at its time. */
+export function providerResultOf(
+  attempt: ScriptAttempt,
+  callId: string,
+): Timed<ToolResultEvent> | undefined {
+  for (const record of attempt.records) {
+    if (record.event.type === 'tool/result' && record.event.callId === callId) {
+      return record as Timed<ToolResultEvent>;
+    }
+  }
+  return undefined;
 }
 
 /** When the response's first chunk goes out: its first event, or its end for an empty one. */
