@@ -133,7 +133,7 @@ export function replaySteps(
   if ('streamsApprovals' in provider) {
     for (const item of script.items) {
       if (item.kind === 'attempt')
-        for (const { event } of item.attempt.approvals) streamed.add(event);
+        for (const { event } of item.attempt.approvals ?? []) streamed.add(event);
     }
   }
   /** The recorded time of what is being handled: a chunk read by an adapter, a host event. */

@@ -36,8 +36,9 @@ export interface ScriptAttempt {
   /**
    * The approval requests for its calls. The host records them (they are host items too); a
    * wire that carries approval requests (the AI SDK's `tool-approval-request`) encodes them.
+   * Absent: none.
    */
-  readonly approvals: readonly Timed<ToolApprovalRequestEvent>[];
+  readonly approvals?: readonly Timed<ToolApprovalRequestEvent>[];
 }
 
 /** What a replay does at one time: a model response streams, or the host records an event. */
@@ -143,8 +144,8 @@ export function scriptOf(entries: readonly TranscriptEntry[]): Script {
 }
 
 type MutableAttempt = {
-  -readonly [K in keyof ScriptAttempt]: K extends 'stream' | 'records' | 'approvals'
-    ? ScriptAttempt[K] extends readonly (infer T)[]
+  -readonly [K in keyof ScriptAttempt]-?: K extends 'stream' | 'records' | 'approvals'
+    ? NonNullable<ScriptAttempt[K]> extends readonly (infer T)[]
       ? T[]
       : never
     : ScriptAttempt[K];

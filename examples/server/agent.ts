@@ -2,8 +2,8 @@
  * The example's agent loop: for each turn, ask the model, stream its response through
  * `fromOpenAIChatCompletions` into the store with `recordAttempt` (followers see the calls
  * as they stream), run the calls it dispatched in the sandbox, record their results, and ask
- * again until a response calls no tool. A response cut mid-stream (no `assistant/message`)
- * is retried; `recordAttempt` has already withdrawn its preparing calls for every follower.
+ * again until a response calls no tool (or, cut by its token limit, could not). A response
+ * cut mid-stream (no `assistant/message`) is retried; `recordAttempt` has already withdrawn its preparing calls for every follower.
  */
 import { tap } from 'rxjs';
 import type { AssistantMessageEvent, ToolCallEvent } from '../../src/events/types.js';
@@ -83,11 +83,14 @@ export async function runAgent({
           })),
         }),
       });
-      if (calls.length === 0) break;
+      // A response its token limit cut dispatched nothing, but the turn is not over: ask again.
+      if (calls.length === 0 && message.stopReason !== 'length') break;
       // Independent calls run together; each result is recorded as it comes.
       await Promise.all(
         calls.map(async (call) => {
-          const { output, isError } = await sandbox.run(call.name, call.args);
+          // A free-form call's input is text: the sandbox reads it as the `input` field.
+          const args = call.input === 'text' ? { input: call.args } : call.args;
+          const { output, isError } = await sandbox.run(call.name, args);
           await append({
             type: 'tool/result',
             callId: call.callId,

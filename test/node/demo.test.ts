@@ -479,16 +479,17 @@ describe('the demo page in Chromium', { skip, timeout: 300_000 }, () => {
     const pages = reload.filter((request) => request.method === 'GET' && !request.sse);
     expect(pages.map((request) => request.path.replace(/^.*\?/, ''))).to.deep.equal([
       'limit=8',
-      'before=27&limit=8',
-      'before=19&limit=8',
-      'before=11&limit=8',
-      'before=3&limit=8',
+      'before=38&limit=8',
+      'before=30&limit=8',
+      'before=22&limit=8',
+      'before=14&limit=8',
+      'before=6&limit=8',
     ]);
     expect(
       pages.every((request) => /^\/demo-sessions\/[\w-]+\/events\?/.test(request.path)),
     ).to.equal(true);
     const follow = reload.filter((request) => request.sse);
-    expect(follow.map((request) => request.lastEventId)).to.deep.equal(['34']);
+    expect(follow.map((request) => request.lastEventId)).to.deep.equal(['45']);
     expect(reload.every((request) => request.authorized)).to.equal(true);
   });
 

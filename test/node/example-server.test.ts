@@ -71,17 +71,29 @@ describe('examples/server: an agent server followed over HTTP', () => {
     expect(previewed).to.be.greaterThan(100);
     expect(reader.durable).to.deep.equal(history.map((event) => event.seq));
 
-    // The recording's calls, dispatched once each (the cut response's call was retried).
-    const recorded = demoEvents().flatMap((e) => (e.type === 'tool/call' ? [e.name] : []));
+    // The recording's calls, dispatched once each (the cut response's call was retried), and
+    // the call its token limit cut, kept incomplete. Chat Completions carries no provider-run
+    // call (the recording's web search).
+    const recorded = demoEvents().flatMap((e) =>
+      e.type === 'assistant/message'
+        ? e.blocks.flatMap((block) =>
+            block.type === 'tool-use' && block.executor !== 'provider' ? [block.name] : [],
+          )
+        : [],
+    );
     const tools = [...shown.tools.values()];
     expect(tools.map((tool) => tool.name)).to.deep.equal(recorded);
+    const cut = tools.filter((tool) => tool.incomplete);
+    expect(cut.map((tool) => [tool.name, tool.stage, tool.result])).to.deep.equal([
+      ['Write', 'preparing', null],
+    ]);
     const reads = tools.filter((tool) => tool.name === 'Read');
     expect(reads.length).to.be.greaterThan(0);
     for (const read of reads) {
       const path = JSON.parse(read.argsRaw ?? '{}').file_path as string;
       expect(read.result, path).to.deep.equal({ output: sandboxFiles[path], isError: false });
     }
-    const notRun = tools.filter((tool) => tool.name !== 'Read');
+    const notRun = tools.filter((tool) => tool.name !== 'Read' && !tool.incomplete);
     for (const tool of notRun) expect(String(tool.result?.output)).to.match(/^Not run/);
     expect(history.filter((e) => e.type === 'turn/end')).to.have.length(2);
     expect(history.every(isDurableEvent)).to.equal(true);

@@ -2,7 +2,6 @@ import type { ScriptAttempt } from '../session-script.js';
 import {
   cutCallOf,
   firstAt,
-  hasCalls,
   providerResultOf,
   sseMessage,
   stopReasonOf,
@@ -30,8 +29,7 @@ export function approvalIdOf(callId: string): string {
  * - An approval request for a call (`attempt.approvals`) is a `tool-approval-request` chunk
  *   (AI SDK 6) with `approvalId` `aprv_<callId>`, at the request's time, inside the step.
  * - A response its token limit cut sends no `tool-input-available` for the call it cut, and
- *   ends with `finish-step`, then `finish` with `finishReason: 'length'`. Other responses'
- *   `finish` carries `tool-calls` or `stop`.
+ *   ends with `finish-step`, then `finish` with `finishReason: 'length'`.
  */
 export function encodeAISDKUIStream(attempt: ScriptAttempt): TimedChunk[] {
   const out: TimedChunk[] = [];
@@ -103,7 +101,7 @@ export function encodeAISDKUIStream(attempt: ScriptAttempt): TimedChunk[] {
         event satisfies never;
     }
   }
-  for (const { at, event } of attempt.approvals) {
+  for (const { at, event } of attempt.approvals ?? []) {
     send(at, {
       type: 'tool-approval-request',
       approvalId: approvalIdOf(event.callId),
@@ -111,10 +109,13 @@ export function encodeAISDKUIStream(attempt: ScriptAttempt): TimedChunk[] {
     });
   }
   if (attempt.finished) {
-    const finishReason =
-      stopReasonOf(attempt) === 'length' ? 'length' : hasCalls(attempt) ? 'tool-calls' : 'stop';
     send(attempt.end, { type: 'finish-step' });
-    send(attempt.end, { type: 'finish', finishReason });
+    send(
+      attempt.end,
+      stopReasonOf(attempt) === 'length'
+        ? { type: 'finish', finishReason: 'length' }
+        : { type: 'finish' },
+    );
     out.push({ at: attempt.end, data: 'data: [DONE]\n\n' });
   }
   return out;
