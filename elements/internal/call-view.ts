@@ -202,7 +202,7 @@ function callSections(node: ToolNode, category: ToolCategory, labels: ToolLabels
       // The reader has no key enumeration; the argument text is shown as text, never parsed.
       return block(
         'arguments',
-        node.input === 'text' ? 'Input' : label.arguments,
+        node.input === 'text' ? label.input : label.arguments,
         node.argsRaw === null ? undefined : longText(node.argsRaw),
       );
     default:
@@ -222,7 +222,7 @@ export function bodySections(
   const sections = callSections(node, category, labels);
   // A denied call never shows a result, even one a host recorded by mistake.
   if (node.result && node.approval?.state !== 'denied') {
-    const { text } = resultView(node.result);
+    const { text } = resultView(node.result, labels.outputNotShown);
     const label = node.result.isError ? labels.block.error : labels.block.output;
     sections.push(
       ...block('output', label, longText(text), node.result.isError ? 'error' : 'plain'),

@@ -7,12 +7,18 @@ import { type CategoryCount, englishPhrase, type ToolCategory } from '../../src/
  * Texts from tools (names, arguments, outputs) are never translated.
  */
 export interface ToolLabels {
-  /** A row's stage. */
+  /**
+   * A row's stage. A call its response was cut inside says `cutOff` instead, a denied call
+   * `denied`, a call waiting for approval `needsApproval`.
+   */
   readonly stage: {
     readonly preparing: string;
     readonly start: string;
     readonly result: string;
     readonly failed: string;
+    readonly cutOff: string;
+    readonly needsApproval: string;
+    readonly denied: string;
   };
   /** Row titles by category ("Read", "Bash"); a generic tool is titled by its own name. */
   readonly category: { readonly [C in ToolCategory]: string };
@@ -27,7 +33,40 @@ export interface ToolLabels {
     readonly arguments: string;
     readonly output: string;
     readonly error: string;
+    /** A free-form (`input: 'text'`) call's input, shown whole. */
+    readonly input: string;
   };
+  /**
+   * The line under a row its response was cut inside: why, from the node's `stopReason`
+   * (`'length'`, `'content-filter'`, `'pause'`, `'error'`, a provider's own word, or
+   * undefined), and how much of the call had arrived (`size`, e.g. "3.0 KiB"; undefined when
+   * nothing did) of its input (`freeForm`) or its arguments.
+   */
+  cutNotice(stopReason: string | undefined, size: string | undefined, freeForm: boolean): string;
+  /** The line under a denied row; `reason` is the human's or the policy's, when given. */
+  deniedNotice(reason: string | undefined): string;
+  /** The approval controls of a call waiting for approval. */
+  readonly approval: {
+    /** The question beside the buttons. */
+    readonly question: string;
+    /** Shown once Approve was activated, until the node carries the answer. */
+    readonly approving: string;
+    /** Shown once Deny was activated, until the node carries the answer. */
+    readonly denying: string;
+    readonly approve: string;
+    readonly deny: string;
+    /** The controls' accessible name: "Approval: Bash". */
+    group(title: string): string;
+    /** The Approve button's accessible name: "Approve Bash". */
+    approveCall(title: string): string;
+    /** The Deny button's accessible name: "Deny Bash". */
+    denyCall(title: string): string;
+  };
+  /** The marker of a call the provider ran (`executor: 'provider'`), and its tooltip. */
+  readonly provider: string;
+  readonly providerTitle: string;
+  /** An output that cannot be shown as text (a cycle, a BigInt): `reason` from the engine. */
+  outputNotShown(reason: string | undefined): string;
   /** The code block's label when the call names its language: "Code (python)". */
   codeIn(language: string): string;
   /** Shown in an empty block: "No output". */
@@ -78,6 +117,25 @@ export function englishRunningPhrase({ category, count }: CategoryCount): string
   return count === 1 ? one : many.replace('#', String(count));
 }
 
+/** Why a response stopped inside a call, from its `stopReason`, in English. */
+function englishCutReason(stopReason: string | undefined): string {
+  switch (stopReason) {
+    case 'length':
+      return 'the response reached its token limit';
+    case 'content-filter':
+      return 'the provider’s content filter stopped the response';
+    case 'pause':
+      return 'the provider paused the turn';
+    case 'error':
+      return 'the response ended with an error';
+    case undefined:
+    case '':
+      return 'the response ended inside this call';
+    default:
+      return `the response ended (${stopReason})`;
+  }
+}
+
 /** The default labels. */
 export const englishLabels: ToolLabels = Object.freeze({
   stage: Object.freeze({
@@ -85,6 +143,9 @@ export const englishLabels: ToolLabels = Object.freeze({
     start: 'Running',
     result: 'Done',
     failed: 'Failed',
+    cutOff: 'Cut off',
+    needsApproval: 'Needs approval',
+    denied: 'Denied',
   }),
   category: Object.freeze({
     read: 'Read',
@@ -110,7 +171,28 @@ export const englishLabels: ToolLabels = Object.freeze({
     arguments: 'Arguments',
     output: 'Output',
     error: 'Error',
+    input: 'Input',
   }),
+  cutNotice(stopReason: string | undefined, size: string | undefined, freeForm: boolean): string {
+    const arrived =
+      size === undefined ? '' : ` (${size} of ${freeForm ? 'input' : 'arguments'} arrived)`;
+    return `Cut off: ${englishCutReason(stopReason)}${arrived}. Not run.`;
+  },
+  deniedNotice: (reason: string | undefined) =>
+    reason ? `Denied: ${reason}. Not run.` : 'Denied. Not run.',
+  approval: Object.freeze({
+    question: 'Run this call?',
+    approving: 'Approving…',
+    denying: 'Denying…',
+    approve: 'Approve',
+    deny: 'Deny',
+    group: (title: string) => `Approval: ${title}`,
+    approveCall: (title: string) => `Approve ${title}`,
+    denyCall: (title: string) => `Deny ${title}`,
+  }),
+  provider: 'provider',
+  providerTitle: 'Run by the model provider',
+  outputNotShown: (reason: string | undefined) => `[output not shown: ${reason ?? 'not JSON'}]`,
   codeIn: (language: string) => `Code (${language})`,
   empty: (block: string) => `No ${block.toLowerCase()}`,
   open: (path: string) => `Open ${path}`,
@@ -141,5 +223,6 @@ export function resolveLabels(labels: Partial<ToolLabels> | undefined): ToolLabe
     stage: { ...englishLabels.stage, ...labels.stage },
     category: { ...englishLabels.category, ...labels.category },
     block: { ...englishLabels.block, ...labels.block },
+    approval: { ...englishLabels.approval, ...labels.approval },
   };
 }

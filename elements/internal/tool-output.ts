@@ -12,15 +12,18 @@ const TEXT_FIELDS = ['output', 'stdout', 'stderr', 'content', 'text', 'result', 
 const EXIT_LINE =
   /^(?:exit(?:ed)?(?: with)?(?: code| status)|process exited with code)[:=]?\s*(-?\d+)\b/i;
 
+/** The note shown for an output that cannot be written as text, from the row's labels. */
+type NotShown = (reason: string | undefined) => string;
+
 /**
  * JSON text of any value, never throwing: indented when `JSON.stringify` can write it; a
  * note for a value it cannot (a cycle, a BigInt, nesting past the engine's stack).
  */
-function json(value: unknown): string {
+function json(value: unknown, notShown: NotShown): string {
   try {
     return JSON.stringify(value, null, 2) ?? String(value);
   } catch (error) {
-    return `[output not shown: ${error instanceof Error ? error.message : 'not JSON'}]`;
+    return notShown(error instanceof Error ? error.message : undefined);
   }
 }
 
@@ -40,7 +43,7 @@ function exitLine(text: string): number | undefined {
   return match ? Number(match[1]) : undefined;
 }
 
-function recordView(record: Record<string, unknown>): OutputView {
+function recordView(record: Record<string, unknown>, notShown: NotShown): OutputView {
   let exitCode: number | undefined;
   for (const field of EXIT_FIELDS) {
     const value = Object.hasOwn(record, field) ? record[field] : undefined;
@@ -58,7 +61,7 @@ function recordView(record: Record<string, unknown>): OutputView {
       if (text !== undefined) parts.push(text);
     }
   }
-  const text = parts.length > 0 ? parts.join('\n') : json(record);
+  const text = parts.length > 0 ? parts.join('\n') : json(record, notShown);
   return { text, exitCode: exitCode ?? (parts.length > 0 ? exitLine(text) : undefined) };
 }
 
@@ -67,26 +70,36 @@ function recordView(record: Record<string, unknown>): OutputView {
  * blocks (`[{ type: 'text', text }]`) as their text; an object with `stdout`, `stderr`,
  * `output`, `content`… as those strings joined, with an integer `exitCode`, `exit_code` or
  * `returncode` as the exit code; anything else as JSON. A text whose first or last line reads
- * "Exit code: N" gives that code. The result is only ever rendered as text.
+ * "Exit code: N" gives that code. The result is only ever rendered as text. `notShown` writes
+ * the note for an output JSON cannot write (the labels' `outputNotShown`).
  */
-export function outputView(output: unknown): OutputView {
+export function outputView(output: unknown, notShown: NotShown): OutputView {
   if (typeof output === 'string') return { text: output, exitCode: exitLine(output) };
   if (output === undefined || output === null) return { text: '', exitCode: undefined };
   if (Array.isArray(output)) {
-    return { text: blocksText(output) ?? json(output), exitCode: undefined };
+    return { text: blocksText(output) ?? json(output, notShown), exitCode: undefined };
   }
-  if (isRecord(output)) return recordView(output);
+  if (isRecord(output)) return recordView(output, notShown);
   return { text: String(output), exitCode: undefined };
 }
 
-const views = new WeakMap<object, OutputView>();
+/** Views by labels, then by result. */
+const views = new WeakMap<NotShown, WeakMap<object, OutputView>>();
 
-/** `outputView` of a published result, computed once per result object (results are frozen). */
-export function resultView(result: { readonly output: unknown }): OutputView {
-  let view = views.get(result);
+/**
+ * `outputView` of a published result, computed once per result object (results are frozen)
+ * and labels' note.
+ */
+export function resultView(result: { readonly output: unknown }, notShown: NotShown): OutputView {
+  let byResult = views.get(notShown);
+  if (byResult === undefined) {
+    byResult = new WeakMap();
+    views.set(notShown, byResult);
+  }
+  let view = byResult.get(result);
   if (view === undefined) {
-    view = outputView(result.output);
-    views.set(result, view);
+    view = outputView(result.output, notShown);
+    byResult.set(result, view);
   }
   return view;
 }

@@ -14,42 +14,20 @@ import { visibleText } from './visible-text.js';
 
 const TODO_MARKS: Record<string, string> = { completed: '✓', in_progress: '▸', cancelled: '✕' };
 
-/**
- * The stage a row announces: a cut, denied or waiting call says so instead. The real-world
- * call shapes' texts are English for now (not yet in `ToolLabels`).
- */
+/** The stage a row announces: a cut, denied or waiting call says so instead. */
 function stageLabel(node: ToolNode, labels: ToolLabels): string {
-  if (node.incomplete) return 'Cut off';
-  if (node.approval?.state === 'denied') return 'Denied';
-  if (node.stage === 'start' && node.approval?.state === 'requested') return 'Needs approval';
+  if (node.incomplete) return labels.stage.cutOff;
+  if (node.approval?.state === 'denied') return labels.stage.denied;
+  if (node.stage === 'start' && node.approval?.state === 'requested') {
+    return labels.stage.needsApproval;
+  }
   if (node.stage === 'result' && node.result?.isError) return labels.stage.failed;
   return labels.stage[node.stage];
 }
 
-/** Why a response stopped inside a call, from its `stopReason`. */
-function cutReason(stopReason: string | undefined): string {
-  switch (stopReason) {
-    case 'length':
-      return 'the response reached its token limit';
-    case 'content-filter':
-      return 'the provider’s content filter stopped the response';
-    case 'pause':
-      return 'the provider paused the turn';
-    case 'error':
-      return 'the response ended with an error';
-    case undefined:
-    case '':
-      return 'the response ended inside this call';
-    default:
-      return `the response ended (${stopReason})`;
-  }
-}
-
-/** How much of a cut call arrived: its argument text, measured like a content size. */
-function received(node: ToolNode): string {
-  if (node.argsRaw === null) return '';
-  const what = node.input === 'text' ? 'input' : 'arguments';
-  return ` (${formatKiB(node.argsRaw.length, true)} of ${what} arrived)`;
+/** How much of a cut call arrived, measured like a content size; undefined when nothing did. */
+function arrived(node: ToolNode): string | undefined {
+  return node.argsRaw === null ? undefined : formatKiB(node.argsRaw.length, true);
 }
 
 /**
@@ -213,7 +191,8 @@ export class ToolRowElement extends LitElement {
     const expandable = node.stage !== 'preparing';
     const expanded = expandable && this.expanded;
     const denied = node.approval?.state === 'denied';
-    const result = node.result && !denied ? resultView(node.result) : undefined;
+    const result =
+      node.result && !denied ? resultView(node.result, this.#labels.outputNotShown) : undefined;
     const labels = this.#labels;
     const stage = stageLabel(node, labels);
     // A generic tool is titled by its own name; every other title is a label.
@@ -273,8 +252,8 @@ export class ToolRowElement extends LitElement {
         <span part="meta" class="meta">
           ${
             node.executor === 'provider'
-              ? html`<span part="executor" class="executor" title="Run by the model provider"
-                  >provider</span
+              ? html`<span part="executor" class="executor" title=${this.#labels.providerTitle}
+                  >${this.#labels.provider}</span
                 >`
               : nothing
           }
@@ -304,42 +283,43 @@ export class ToolRowElement extends LitElement {
 
   /** A line under the header: why a call was cut, that it was denied, or the approval controls. */
   #notice(node: ToolNode, title: string): TemplateResult | typeof nothing {
+    const labels = this.#labels;
     if (node.incomplete) {
-      return html`<p part="notice" class="notice cut">
-        Cut off: ${cutReason(node.stopReason)}${received(node)}. Not run.
-      </p>`;
+      const notice = labels.cutNotice(node.stopReason, arrived(node), node.input === 'text');
+      return html`<p part="notice" class="notice cut">${notice}</p>`;
     }
     const approval = node.approval;
     if (approval?.state === 'denied') {
       return html`<p part="notice" class="notice denied">
-        Denied${approval.reason ? `: ${approval.reason}` : ''}. Not run.
+        ${labels.deniedNotice(approval.reason)}
       </p>`;
     }
     if (approval?.state !== 'requested' || node.stage !== 'start') return nothing;
     const sent = this.#answered?.callId === node.callId ? this.#answered.approved : undefined;
-    return html`<div part="approval" class="approval" role="group" aria-label=${`Approval: ${title}`}>
+    const words = labels.approval;
+    return html`<div part="approval" class="approval" role="group" aria-label=${words.group(title)}>
       <span class="question">
-        ${sent === undefined ? 'Run this call?' : sent ? 'Approving…' : 'Denying…'}
+        ${sent === undefined ? words.question : sent ? words.approving : words.denying}
       </span>
       <button
         part="approve"
         class="approve"
         type="button"
-        aria-label=${`Approve ${title}`}
+        aria-label=${words.approveCall(title)}
         aria-disabled=${sent === undefined ? 'false' : 'true'}
         @click=${() => this.#answer(true)}
       >
-        Approve
+        ${words.approve}
       </button>
       <button
         part="deny"
         class="deny"
         type="button"
-        aria-label=${`Deny ${title}`}
+        aria-label=${words.denyCall(title)}
         aria-disabled=${sent === undefined ? 'false' : 'true'}
         @click=${() => this.#answer(false)}
       >
-        Deny
+        ${words.deny}
       </button>
     </div>`;
   }

@@ -17,7 +17,15 @@ import { describe, it } from '../harness.js';
 import { part, Session } from './session.js';
 
 const german: ToolLabels = {
-  stage: { preparing: 'Vorbereitung', start: 'Läuft', result: 'Fertig', failed: 'Fehlgeschlagen' },
+  stage: {
+    preparing: 'Vorbereitung',
+    start: 'Läuft',
+    result: 'Fertig',
+    failed: 'Fehlgeschlagen',
+    cutOff: 'Abgeschnitten',
+    needsApproval: 'Wartet auf Freigabe',
+    denied: 'Abgelehnt',
+  },
   category: {
     read: 'Lesen',
     read_image: 'Bild ansehen',
@@ -42,7 +50,26 @@ const german: ToolLabels = {
     arguments: 'Argumente',
     output: 'Ausgabe',
     error: 'Fehlermeldung',
+    input: 'Eingabe',
   },
+  cutNotice: (stopReason, size, freeForm) =>
+    `Abgebrochen: ${stopReason === 'length' ? 'Token-Grenze der Antwort erreicht' : 'Antwort endete im Aufruf'}` +
+    `${size === undefined ? '' : ` (${size} ${freeForm ? 'Eingabe' : 'Argumente'} angekommen)`}. Nicht ausgeführt.`,
+  deniedNotice: (reason) =>
+    reason ? `Abgelehnt: ${reason}. Nicht ausgeführt.` : 'Abgelehnt. Nicht ausgeführt.',
+  approval: {
+    question: 'Diesen Aufruf ausführen?',
+    approving: 'Wird freigegeben…',
+    denying: 'Wird abgelehnt…',
+    approve: 'Freigeben',
+    deny: 'Ablehnen',
+    group: (title) => `Freigabe: ${title}`,
+    approveCall: (title) => `${title} freigeben`,
+    denyCall: (title) => `${title} ablehnen`,
+  },
+  provider: 'Anbieter',
+  providerTitle: 'Vom Modellanbieter ausgeführt',
+  outputNotShown: (reason) => `[Ausgabe nicht darstellbar: ${reason ?? 'kein JSON'}]`,
   codeIn: (language) => `Quelltext (${language})`,
   empty: (block) => `Kein(e) ${block}`,
   open: (path) => `${path} öffnen`,
@@ -198,5 +225,151 @@ describe('labels: a second locale', () => {
     expect(text).to.contain('En préparation');
     expect(text).to.contain('Failed');
     expect(text).to.contain('Read 1 file · Ran 1 command · Writing 1 file…');
+  });
+});
+
+/**
+ * Every English string of `englishLabels`, its functions called for the cases `shapes()`
+ * shows: what must be gone from the German view.
+ */
+function everyEnglishString(): string[] {
+  const strings: string[] = [];
+  const visit = (value: unknown) => {
+    if (typeof value === 'string') strings.push(value);
+    else if (value && typeof value === 'object')
+      for (const item of Object.values(value)) visit(item);
+  };
+  visit(englishLabels);
+  const { approval } = englishLabels;
+  strings.push(
+    englishLabels.cutNotice('length', '0.1 KiB', false),
+    englishLabels.cutNotice('length', '0.0 KiB', true),
+    englishLabels.deniedNotice(undefined),
+    englishLabels.deniedNotice('too risky'),
+    approval.group('Bash'),
+    approval.approveCall('Bash'),
+    approval.denyCall('Bash'),
+    englishLabels.outputNotShown(undefined),
+    'token limit',
+    'Not run',
+    'arrived',
+    'output not shown',
+  );
+  // Category titles are often tool names too ("Bash", "Web"): the tools' own words stay.
+  const titles = new Set(Object.values(englishLabels.category));
+  return strings.filter((text) => !titles.has(text) && text.length > 1);
+}
+
+/** The text, accessible names and tooltips of a shadow tree, every nested one included. */
+function deepTextAndNames(root: Element): string {
+  const texts: string[] = [];
+  const visit = (node: Node) => {
+    if (node.nodeType === Node.TEXT_NODE) texts.push(node.textContent ?? '');
+    const element = node as Element;
+    for (const name of ['aria-label', 'title']) {
+      const value = element.getAttribute?.(name);
+      if (value) texts.push(value);
+    }
+    if (element.shadowRoot) visit(element.shadowRoot);
+    for (const child of node.childNodes) visit(child);
+  };
+  visit(root);
+  return texts.join(' | ').replace(/\s+/g, ' ');
+}
+
+/** The newer call shapes in one group: approval asked and denied, provider-run, free-form, cut. */
+function shapes(): Session {
+  return new Session()
+    .call('c1', 'Bash', { command: 'git push' })
+    .approvalRequest('c1')
+    .call('c2', 'Bash', { command: 'rm -rf dist' })
+    .approvalRequest('c2')
+    .approval('c2', false)
+    .call('c3', 'Bash', { command: 'npm publish' })
+    .approvalRequest('c3')
+    .approval('c3', false, 'too risky')
+    .providerCall('c4', 'web_search', { query: 'lit 3' }, [{ url: 'https://lit.dev' }])
+    .freeFormCall('c5', 'code_exec', 'print(1)')
+    .result('c5', { big: 1n })
+    .delta('c6', '{"file_path":"a.ts","content":"export const', 'Write')
+    .textDelta('c7', '*** Begin Patch\n*** Add File: b.ts\n+export', 'apply_patch')
+    .cut('c6', 'Write', '{"file_path":"a.ts","content":"export const');
+}
+
+describe('labels: the newer call shapes', () => {
+  it('translate cut-off, approval, denial, provider and free-form texts, and leave no English literal (failed before: they were English literals)', async () => {
+    const timeline = await fixture<ToolTimelineElement>(
+      html`<tool-timeline expand-groups .conversation=${shapes().publish()}></tool-timeline>`,
+    );
+    const rowsOf = async () => {
+      const groups = [...(timeline.shadowRoot?.querySelectorAll('tool-group') ?? [])];
+      const rows: ToolRowElement[] = [];
+      for (const group of groups as ToolGroupElement[]) {
+        await group.updateComplete;
+        rows.push(
+          ...((group.shadowRoot?.querySelectorAll('tool-row') ?? []) as Iterable<ToolRowElement>),
+        );
+      }
+      for (const row of rows) {
+        row.expanded = true;
+        await row.updateComplete;
+      }
+      return rows;
+    };
+    const rows = await rowsOf();
+    expect(rows.map((row) => row.node?.callId).sort()).to.deep.equal([
+      'c1',
+      'c2',
+      'c3',
+      'c4',
+      'c5',
+      'c6',
+      'c7',
+    ]);
+    const english = deepTextAndNames(timeline);
+    for (const text of [
+      'Needs approval',
+      'Run this call?',
+      'Approve Bash',
+      'Deny Bash',
+      'Approval: Bash',
+      'Denied. Not run.',
+      'Denied: too risky. Not run.',
+      'provider',
+      'Run by the model provider',
+      'Input',
+      '[output not shown:',
+      'Cut off: the response reached its token limit (0.1 KiB of arguments arrived). Not run.',
+    ]) {
+      expect(english, 'English by default').to.contain(text);
+    }
+
+    timeline.labels = german;
+    await timeline.updateComplete;
+    await rowsOf();
+    const translated = deepTextAndNames(timeline);
+    for (const text of [
+      'Wartet auf Freigabe',
+      'Diesen Aufruf ausführen?',
+      'Freigeben',
+      'Ablehnen',
+      'Befehl freigeben',
+      'Befehl ablehnen',
+      'Freigabe: Befehl',
+      'Abgelehnt. Nicht ausgeführt.',
+      'Abgelehnt: too risky. Nicht ausgeführt.',
+      'Anbieter',
+      'Vom Modellanbieter ausgeführt',
+      'Eingabe',
+      '[Ausgabe nicht darstellbar:',
+      'Abgeschnitten',
+      'Abgebrochen: Token-Grenze der Antwort erreicht (0.1 KiB Argumente angekommen). Nicht ausgeführt.',
+    ]) {
+      expect(translated).to.contain(text);
+    }
+    const left = everyEnglishString().filter((text) =>
+      new RegExp(`(^|\\W)${text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(\\W|$)`).test(translated),
+    );
+    expect(left, 'English strings left after translation').to.deep.equal([]);
   });
 });

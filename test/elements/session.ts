@@ -66,6 +66,18 @@ export class Session {
     return this.push({ type: 'tool/call', seq: ++this.#seq, callId, name, args });
   }
 
+  /** A dispatched free-form (`input: 'text'`) call. */
+  freeFormCall(callId: string, name: string, text: string): this {
+    return this.push({
+      type: 'tool/call',
+      seq: ++this.#seq,
+      callId,
+      name,
+      args: text,
+      input: 'text',
+    });
+  }
+
   result(callId: string, output: unknown, isError = false): this {
     return this.push({ type: 'tool/result', seq: ++this.#seq, callId, output, isError });
   }
