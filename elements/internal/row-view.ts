@@ -1,6 +1,7 @@
 import {
   argumentFields,
   normalizeToolName,
+  PartialArguments,
   patchFileList,
   patchFiles,
   type ToolCategory,
@@ -84,8 +85,28 @@ function patchHeader(node: ToolNode): Pick<RowView, 'path' | 'morePaths'> {
 
 function sizeOf(node: ToolNode, lists: readonly (readonly string[])[]): string | undefined {
   const exact = node.args.closed();
-  const units = decodedLength(node.args, lists, exact ? 1 : SIZE_STEP);
+  const view = node.incomplete && node.input !== 'text' ? cutArguments(node) : node.args;
+  const units = decodedLength(view, lists, exact ? 1 : SIZE_STEP);
   return units === undefined ? undefined : formatKiB(units, exact);
+}
+
+/** Cut calls' arguments read as a still open stream, by node. */
+const cutViews = new WeakMap<ToolNode, PartialArguments>();
+
+/**
+ * A cut call's arguments read as they stood when the response stopped: as a stream that is
+ * still open, so a string the cut fell inside reads what arrived of it (its sealed view
+ * reads it as undefined: the value never closed). A cut node is final, so this reads its
+ * text once.
+ */
+function cutArguments(node: ToolNode): PartialArguments {
+  let view = cutViews.get(node);
+  if (view === undefined) {
+    view = PartialArguments.streaming();
+    if (node.argsRaw !== null) view.append(node.argsRaw);
+    cutViews.set(node, view);
+  }
+  return view;
 }
 
 /**

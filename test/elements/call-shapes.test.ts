@@ -149,6 +149,23 @@ describe('<tool-row> cut calls', () => {
     await expect(row).to.be.accessible();
   });
 
+  it('cut inside a string field, shows the size that arrived in its header, as the notice does (failed before: no size)', async () => {
+    const args = `{"file_path":"src/big.ts","content":"${'x'.repeat(3000)}`;
+    const session = new Session().delta('c1', args, 'Write').cut('c1', 'Write', args);
+    const row = await rowOf(session.tool('c1'));
+    expect(row.node?.args.stringLength('content'), 'the sealed view reads no length').to.equal(
+      undefined,
+    );
+    expect(part(row, 'size')?.textContent?.trim()).to.equal('2.9 KiB');
+    expect(part(row, 'notice')?.textContent).to.contain('(3.0 KiB of arguments arrived)');
+    // An edit cut inside its new text counts what arrived of both strings.
+    const edit = `{"file_path":"a.ts","old_string":"${'o'.repeat(1024)}","new_string":"${'n'.repeat(1024)}`;
+    const edited = await rowOf(
+      new Session().delta('c2', edit, 'Edit').cut('c2', 'Edit', edit).tool('c2'),
+    );
+    expect(part(edited, 'size')?.textContent?.trim()).to.equal('2.0 KiB');
+  });
+
   it('names a content filter, and any other reason as given', async () => {
     const filtered = await rowOf(
       new Session().cut('c1', 'Bash', '{"command":"rm', 'content-filter').tool('c1'),
