@@ -377,9 +377,12 @@ describe('the demo page in Chromium', { skip, timeout: 300_000 }, () => {
         { timeout: 30_000 },
       );
       if ((await page.evaluate(() => document.body.dataset.state)) === 'done') return;
-      await page.click(
+      // The row may render a moment after the replay starts waiting (a chunk, a reconnection).
+      const button = await page.waitForSelector(
         `#timeline >>> tool-row[approval="requested"] >>> [part~="${approve ? 'approve' : 'deny'}"]`,
+        { timeout: 30_000 },
       );
+      await button?.click();
       await page.waitForFunction(() => document.body.dataset.state !== 'waiting');
     }
   }
