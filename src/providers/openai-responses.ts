@@ -32,6 +32,13 @@ const provider = 'openai-responses';
  *   set) and `tool_search_call` run by the server (`tool_search`; its result is the next
  *   `tool_search_output` item's `tools`). A `tool_search_call` with `execution: 'client'` is
  *   a client call named `tool_search`, dispatched with its `arguments` object.
+ * - Built-in tools the host runs arrive whole in their output item (no argument deltas) and
+ *   are client calls answered by their `call_id`, dispatched with an object: `apply_patch_call`
+ *   (name `apply_patch`, arguments its `operation`: `type`, `path`, `diff`), `shell_call`
+ *   (`shell`, its `action`: `commands`, `timeout_ms`, `max_output_length`), `local_shell_call`
+ *   (`local_shell`, its `action`: `command` argv, `env`, `working_directory`, …) and
+ *   `computer_call` (`computer`, its `action`, e.g. `{ type: 'click', x, y }`). The row shows
+ *   from `output_item.added`.
  * - `response.output_text.delta` / `.done` (and `response.refusal.*`) are text blocks, one
  *   per output item and content part; `response.reasoning_summary_text.*` and
  *   `response.reasoning_text.*` are reasoning blocks. Blocks are keyed by `output_index`.
@@ -88,7 +95,7 @@ function responsesFolder(run: AdapterRun): (chunk: unknown) => void {
             args: item.input,
             input: 'text',
           });
-        } else if (item) {
+        } else if (item && !clientAdded(attempt, `${output}`, item)) {
           hostedAdded(attempt, `${output}`, item);
         }
         break;
@@ -133,7 +140,7 @@ function responsesFolder(run: AdapterRun): (chunk: unknown) => void {
         } else if (item?.type === 'tool_search_output' && toolSearch !== undefined) {
           if (item.execution !== 'client') attempt.providerResult(toolSearch, item.tools);
           toolSearch = undefined;
-        } else if (item) {
+        } else if (item && !clientDone(attempt, key, item)) {
           if (hostedDone(attempt, key, item) && item.type === 'tool_search_call') {
             toolSearch = key;
           }
@@ -290,5 +297,42 @@ function hostedDone(attempt: Attempt, key: string, item: Record<string, unknown>
   if (item.type === 'tool_search_call' && item.execution === 'client') return false;
   const output = kind.output(item);
   if (output) attempt.providerResult(key, output.value, output.isError);
+  return true;
+}
+
+/** A built-in tool the host runs: its name, and its arguments from the item. */
+interface ClientItem {
+  readonly name: string;
+  readonly args: (item: Record<string, unknown>) => unknown;
+}
+
+const objectField = (key: string) => (item: Record<string, unknown>) =>
+  isRecord(item[key]) ? item[key] : {};
+
+const clientItems: Readonly<Record<string, ClientItem>> = Object.assign(Object.create(null), {
+  apply_patch_call: { name: 'apply_patch', args: objectField('operation') },
+  shell_call: { name: 'shell', args: objectField('action') },
+  local_shell_call: { name: 'local_shell', args: objectField('action') },
+  computer_call: { name: 'computer', args: objectField('action') },
+} satisfies Record<string, ClientItem>);
+
+function clientItem(item: Record<string, unknown>): ClientItem | undefined {
+  return typeof item.type === 'string' ? clientItems[item.type] : undefined;
+}
+
+/** A built-in client item appeared: its row shows from now on. Returns whether it was one. */
+function clientAdded(attempt: Attempt, key: string, item: Record<string, unknown>): boolean {
+  const kind = clientItem(item);
+  if (!kind) return false;
+  attempt.tool(key, { id: item.call_id ?? item.id, name: kind.name });
+  return true;
+}
+
+/** A built-in client item is done: its arguments end the call, which is dispatched. */
+function clientDone(attempt: Attempt, key: string, item: Record<string, unknown>): boolean {
+  const kind = clientItem(item);
+  if (!kind) return false;
+  if (!attempt.named(key)) clientAdded(attempt, key, item);
+  attempt.end(key, kind.args(item));
   return true;
 }

@@ -282,6 +282,113 @@ describe('OpenAI Responses: hosted tools and response.incomplete', () => {
   });
 });
 
+describe('OpenAI Responses: built-in tools the host runs', () => {
+  it('an apply_patch_call is a client call from output_item.added, dispatched with its operation (failed before: no node, nothing dispatched)', async () => {
+    const operation = {
+      type: 'update_file',
+      path: 'src/greet.ts',
+      diff: '@@\n-export const hi = 1;\n+export const hi = 2;\n',
+    };
+    const item = { id: 'apc_1', type: 'apply_patch_call', call_id: 'call_p', operation };
+    const { events } = await run(fromOpenAIResponses, [
+      added(0, { ...item, status: 'in_progress' }),
+      done(0, { ...item, status: 'completed' }),
+      completed,
+    ]);
+    const [delta] = ofType(events, 'stream/tool-call-delta');
+    expect(delta).to.include({ callId: 'call_p', name: 'apply_patch' });
+    expect(delta?.executor).to.equal(undefined);
+    expect(ofType(events, 'tool/call')[0]).to.deep.include({
+      callId: 'call_p',
+      name: 'apply_patch',
+      args: operation,
+    });
+    expect(ofType(events, 'tool/call')).to.have.length(1);
+    expect(ofType(events, 'assistant/message')[0]?.stopReason).to.equal('tool-calls');
+    const node = nodes(events).get('call_p') as ToolNode;
+    expect(node).to.include({ stage: 'start', name: 'apply_patch' });
+    expect(node.args.text('path')).to.equal('src/greet.ts');
+  });
+
+  it('shell_call, local_shell_call and computer_call are client calls named shell, local_shell and computer, with their actions (failed before: ignored)', async () => {
+    const shell = {
+      commands: ['ls -la', 'cat README.md'],
+      timeout_ms: 10_000,
+      max_output_length: null,
+    };
+    const local = { type: 'exec', command: ['bash', '-lc', 'npm test'], env: {}, timeout_ms: null };
+    const click = { type: 'click', button: 'left', x: 10, y: 20 };
+    const { events } = await run(fromOpenAIResponses, [
+      added(0, {
+        id: 'sh_1',
+        type: 'shell_call',
+        call_id: 'call_s',
+        status: 'in_progress',
+        action: shell,
+      }),
+      done(0, {
+        id: 'sh_1',
+        type: 'shell_call',
+        call_id: 'call_s',
+        status: 'completed',
+        action: shell,
+      }),
+      // No output_item.added: the call is still shown and dispatched from its done item.
+      done(1, {
+        id: 'ls_1',
+        type: 'local_shell_call',
+        call_id: 'call_l',
+        status: 'completed',
+        action: local,
+      }),
+      added(2, {
+        id: 'cu_1',
+        type: 'computer_call',
+        call_id: 'call_c',
+        status: 'in_progress',
+        action: click,
+        pending_safety_checks: [],
+      }),
+      done(2, {
+        id: 'cu_1',
+        type: 'computer_call',
+        call_id: 'call_c',
+        status: 'completed',
+        action: click,
+        pending_safety_checks: [],
+      }),
+      completed,
+    ]);
+    expect(
+      ofType(events, 'tool/call').map((call) => [call.callId, call.name, call.args, call.executor]),
+    ).to.deep.equal([
+      ['call_s', 'shell', shell, undefined],
+      ['call_l', 'local_shell', local, undefined],
+      ['call_c', 'computer', click, undefined],
+    ]);
+    const tools = nodes(events);
+    expect(tools.get('call_l')?.args.value('command')).to.deep.equal(local.command);
+  });
+
+  it('a response cut inside a built-in client call leaves it incomplete and not dispatched', async () => {
+    const { events } = await run(fromOpenAIResponses, [
+      added(0, { id: 'apc_1', type: 'apply_patch_call', call_id: 'call_p', status: 'in_progress' }),
+      {
+        type: 'response.incomplete',
+        response: {
+          id: 'resp_1',
+          status: 'incomplete',
+          incomplete_details: { reason: 'max_output_tokens' },
+        },
+      },
+    ]);
+    expect(ofType(events, 'tool/call')).to.deep.equal([]);
+    expect(ofType(events, 'assistant/message')[0]?.stopReason).to.equal('length');
+    const node = nodes(events).get('call_p') as ToolNode;
+    expect(node).to.include({ stage: 'preparing', incomplete: true });
+  });
+});
+
 const start = (toolCallId: string, toolName: string, extra: object = {}) => ({
   type: 'tool-input-start',
   toolCallId,
