@@ -1,6 +1,6 @@
-import { describe, it } from 'node:test';
 import { expect } from 'chai';
 import { memoryStore } from '../../src/server/memory-store.js';
+import { describe, it } from '../harness.js';
 import { storeConformance } from './store-conformance.js';
 
 storeConformance('memoryStore', async ({ leaseMs }) => {
