@@ -12,6 +12,7 @@ import { pathToFileURL } from 'node:url';
 import { expect } from 'chai';
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
 import { createServer, type ViteDevServer } from 'vite';
+import { playToEnd } from './support/demo-approval.js';
 import { repositoryRoot } from './support/repository.js';
 
 const root = repositoryRoot();
@@ -97,19 +98,7 @@ describe('the demo layout at 390 px and 1400 px', { skip, timeout: 180_000 }, ()
     it(`at ${width} px: the chart's axis labels and the Live form's fields do not overlap, nothing scrolls sideways (failed before: at 390 px "0 s" to "50 s" sat within 75 px; at 1400 px the API select ran under Base URL)`, async () => {
       const { page, errors } = await open('/?speed=100', width);
       // The session's approval waits for the viewer: approve it, as a viewer would.
-      for (;;) {
-        await page.waitForFunction(
-          () => ['done', 'waiting'].includes(document.body.dataset.state ?? ''),
-          { timeout: 60_000 },
-        );
-        if ((await page.evaluate(() => document.body.dataset.state)) === 'done') break;
-        const approve = await page.waitForSelector(
-          '#timeline >>> tool-row[approval="requested"] >>> [part~="approve"]',
-          { timeout: 30_000 },
-        );
-        await approve?.click();
-        await page.waitForFunction(() => document.body.dataset.state !== 'waiting');
-      }
+      await playToEnd(page);
       await page.evaluate(() => {
         (document.querySelector('#live') as HTMLDetailsElement).open = true;
       });

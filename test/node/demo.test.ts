@@ -24,6 +24,7 @@ import { scriptOf, withoutTime } from '../../examples/demo/session-script.js';
 import { decodeTranscript } from '../../src/events/transcript.js';
 import { type CallfoldEvent, isDurableEvent } from '../../src/events/types.js';
 import { categoryOf } from '../../src/groups/categories.js';
+import { playToEnd } from './support/demo-approval.js';
 import { repositoryRoot } from './support/repository.js';
 
 const root = repositoryRoot();
@@ -370,22 +371,7 @@ describe('the demo page in Chromium', { skip, timeout: 300_000 }, () => {
    * the replay waits for it (`data-state="waiting"`), then Approve (or Deny) is clicked on the
    * row.
    */
-  async function finished(page: Page, approve = true): Promise<void> {
-    for (;;) {
-      await page.waitForFunction(
-        () => ['done', 'waiting'].includes(document.body.dataset.state ?? ''),
-        { timeout: 30_000 },
-      );
-      if ((await page.evaluate(() => document.body.dataset.state)) === 'done') return;
-      // The row may render a moment after the replay starts waiting (a chunk, a reconnection).
-      const button = await page.waitForSelector(
-        `#timeline >>> tool-row[approval="requested"] >>> [part~="${approve ? 'approve' : 'deny'}"]`,
-        { timeout: 30_000 },
-      );
-      await button?.click();
-      await page.waitForFunction(() => document.body.dataset.state !== 'waiting');
-    }
-  }
+  const finished = (page: Page, approve = true) => playToEnd(page, approve, 30_000);
 
   it('plays the session to its end: final stages, withdrawn calls gone, the error, group counts', async () => {
     const { page, errors } = await open('/?speed=100');

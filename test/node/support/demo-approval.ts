@@ -1,0 +1,37 @@
+import type { Page } from 'puppeteer-core';
+
+/**
+ * Plays the demo page to its end, answering its approval request as a viewer does: a real
+ * click on the row's Approve or Deny button.
+ *
+ * A click lands where the button was when puppeteer measured it; if the timeline's layout moves
+ * in between (a waiting chunk above fills in during idle time and takes its real height), the
+ * click can miss. The page ignores a second answer for a call, so a missed click is simply
+ * clicked again, up to five times, instead of waiting out the whole timeout (a clean-clone CI run
+ * failed that way once).
+ */
+export async function playToEnd(page: Page, approve = true, timeout = 60_000): Promise<void> {
+  for (;;) {
+    await page.waitForFunction(
+      () => ['done', 'waiting'].includes(document.body.dataset.state ?? ''),
+      { timeout },
+    );
+    if ((await page.evaluate(() => document.body.dataset.state)) === 'done') return;
+    for (let attempt = 1; ; attempt++) {
+      // The row may render a moment after the replay starts waiting (a chunk, a reconnection).
+      const button = await page.waitForSelector(
+        `#timeline >>> tool-row[approval="requested"] >>> [part~="${approve ? 'approve' : 'deny'}"]`,
+        { timeout: 30_000 },
+      );
+      await button?.click();
+      try {
+        await page.waitForFunction(() => document.body.dataset.state !== 'waiting', {
+          timeout: 5_000,
+        });
+        break;
+      } catch (error) {
+        if (attempt === 5) throw error;
+      }
+    }
+  }
+}
