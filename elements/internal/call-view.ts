@@ -61,16 +61,27 @@ function longField(args: PartialArguments, keys: readonly string[]): LongText | 
   return { head: head.slice(0, cut), full: () => args.text(key) ?? head };
 }
 
-/** A command given as a string, or as argv (`["bash", "-lc", "ls"]`) once complete. */
+/** The parts of a complete array field as text (strings as they are), joined; else undefined. */
+function joinedArray(args: PartialArguments, key: string, separator: string): LongText | undefined {
+  const parts = args.value(key);
+  if (!Array.isArray(parts)) return undefined;
+  return longText(
+    parts.map((part) => (typeof part === 'string' ? part : JSON.stringify(part))).join(separator),
+  );
+}
+
+/**
+ * A command given as a string, as argv (`["bash", "-lc", "ls"]`, joined by spaces) once
+ * complete, or as a list of commands run one after another (`commands`, one a line).
+ */
 function commandText(args: PartialArguments): LongText | undefined {
   const key = firstKey(args, argumentFields.command);
-  if (key === undefined) return undefined;
-  if (args.kind(key) !== 'array') return longField(args, [key]);
-  const argv = args.value(key);
-  if (!Array.isArray(argv)) return undefined;
-  return longText(
-    argv.map((part) => (typeof part === 'string' ? part : JSON.stringify(part))).join(' '),
-  );
+  if (key !== undefined)
+    return args.kind(key) === 'array' ? joinedArray(args, key, ' ') : longField(args, [key]);
+  const list = firstKey(args, argumentFields.commands);
+  return list === undefined || args.kind(list) !== 'array'
+    ? undefined
+    : joinedArray(args, list, '\n');
 }
 
 function fields(args: PartialArguments, keys: readonly string[]): FieldEntry[] {

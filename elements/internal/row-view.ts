@@ -124,7 +124,9 @@ function cutArguments(node: ToolNode): PartialArguments {
  * - a free-form (`input: 'text'`) call without a category: the size of its text, and at
  *   start its first line.
  * - start and result: the same, plus a command's or code's first line when there is no
- *   description, a generic tool's labelling field, and exact sizes.
+ *   description (a command given as an array, argv or `commands`, as the group detail shows
+ *   it: argv joined or a shell wrapper's script, commands joined by `; `), a generic tool's
+ *   labelling field, and exact sizes.
  */
 export function rowView(node: ToolNode, category: ToolCategory): RowView {
   const { args } = node;
@@ -158,7 +160,9 @@ export function rowView(node: ToolNode, category: ToolCategory): RowView {
     case 'bash':
     case 'pwsh':
       summary = prefixOf(node, argumentFields.description);
-      if (!preparing) summary ??= firstLine(prefixOf(node, argumentFields.command));
+      // A command given as an array (argv, `commands`) reads as the group detail shows it.
+      if (!preparing)
+        summary ??= firstLine(prefixOf(node, argumentFields.command)) ?? toolDetail(node, category);
       break;
     case 'run_code':
       summary = prefixOf(node, argumentFields.description);

@@ -49,6 +49,8 @@ export const argumentFields: { readonly [R in ArgumentRole]: readonly string[] }
   description: ['description', 'explanation'],
   /** A shell command: a string, or argv (`["bash", "-lc", "ls"]`). */
   command: ['command', 'cmd', 'CommandLine', 'script'],
+  /** Shell commands run one after another: an array of strings (OpenAI's `shell` tool). */
+  commands: ['commands'],
   /** Code a code-running tool runs. */
   code: ['code', 'source', 'script'],
   /** The language of `code`. */
@@ -111,6 +113,7 @@ export type ArgumentRole =
   | 'patch'
   | 'description'
   | 'command'
+  | 'commands'
   | 'code'
   | 'language'
   | 'url'

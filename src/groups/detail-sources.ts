@@ -7,6 +7,8 @@ import type { ToolCategory } from './categories.js';
  * - `argv`: an array of strings, once complete, joined by spaces; a shell wrapper
  *   (`["bash", "-lc", script]`) shows its script.
  * - `list`: an array of strings, once complete, joined by spaces.
+ * - `commands`: shell commands run one after another (an array of strings), once complete,
+ *   joined by `; `.
  * - `patch`: the files a patch names in its headers (`*** Update File: a.ts`, `+++ b/a.ts`),
  *   as they stream (`patchFiles`).
  * - `todos`: a todo list, once complete: the item in progress (its `activeForm` when given),
@@ -15,7 +17,10 @@ import type { ToolCategory } from './categories.js';
  */
 export type DetailSource =
   | string
-  | { readonly field: string; readonly as: 'argv' | 'list' | 'patch' | 'todos' | 'questions' };
+  | {
+      readonly field: string;
+      readonly as: 'argv' | 'list' | 'commands' | 'patch' | 'todos' | 'questions';
+    };
 
 const readAs = (as: Exclude<DetailSource, string>['as'], fields: readonly string[]) =>
   fields.map((field) => ({ field, as }));
@@ -26,6 +31,7 @@ const {
   patch,
   description,
   command,
+  commands,
   code,
   url,
   urls,
@@ -41,6 +47,7 @@ const commandSources: readonly DetailSource[] = [
   ...description,
   ...command,
   ...readAs('argv', command),
+  ...readAs('commands', commands),
 ];
 
 /**

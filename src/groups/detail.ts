@@ -23,7 +23,8 @@ const SHELL =
   /(?:^|[/\\])(?:ba|z|da|k|fi)?sh(?:\.exe)?$|(?:^|[/\\])(?:pwsh|powershell)(?:\.exe)?$/i;
 const SHELL_SCRIPT_FLAG = /^(?:-\w*c|-command|\/c)$/i;
 
-function joinStrings(value: unknown, unwrapShell: boolean): string | undefined {
+/** An array of strings joined by `separator`; a shell wrapper's script when `unwrapShell`. */
+function joinStrings(value: unknown, separator: string, unwrapShell = false): string | undefined {
   if (!Array.isArray(value) || !value.every((part) => typeof part === 'string')) return undefined;
   const argv = value as string[];
   const [shell, flag, script] = argv;
@@ -35,7 +36,7 @@ function joinStrings(value: unknown, unwrapShell: boolean): string | undefined {
   ) {
     return script;
   }
-  return argv.join(' ');
+  return argv.join(separator);
 }
 
 const { todoText: TODO_TEXT, todoActiveText, todoStatus, questionText } = argumentFields;
@@ -69,8 +70,13 @@ function sourceDetail(args: PartialArguments, source: DetailSource): string | un
   let text: string | undefined;
   switch (source.as) {
     case 'argv':
+      text = joinStrings(value, ' ', true);
+      break;
     case 'list':
-      text = joinStrings(value, source.as === 'argv');
+      text = joinStrings(value, ' ');
+      break;
+    case 'commands':
+      text = joinStrings(value, '; ');
       break;
     case 'todos':
       text = todoText(value);

@@ -7,12 +7,15 @@
 import { expect, fixture, html, oneEvent } from '@open-wc/testing';
 import { sendKeys } from '@web/test-runner-commands';
 import '../../elements/tool-timeline.js';
+import { firstValueFrom, toArray } from 'rxjs';
 import type {
   ToolApprovalEvent,
   ToolGroupElement,
   ToolRowElement,
 } from '../../elements/classes.js';
 import type { ToolNode } from '../../src/definitions/tool-definition.js';
+import type { CallfoldEvent } from '../../src/events/types.js';
+import { fromOpenAIResponses } from '../../src/providers/openai-responses.js';
 import { describe, it } from '../harness.js';
 import { part, Session, textOf } from './session.js';
 
@@ -130,6 +133,87 @@ describe('<tool-row> provider-executed calls', () => {
     expect(part(row, 'executor')).to.not.equal(null);
     expect(textOf(row)).to.contain('Lit 3.0 was released');
     await expect(row).to.be.accessible();
+  });
+});
+
+/** The events the real Responses adapter emits for one built-in client item, done whole. */
+async function responsesItem(item: Record<string, unknown>): Promise<CallfoldEvent[]> {
+  async function* chunks() {
+    yield {
+      type: 'response.output_item.added',
+      output_index: 0,
+      item: { ...item, status: 'in_progress' },
+    };
+    yield {
+      type: 'response.output_item.done',
+      output_index: 0,
+      item: { ...item, status: 'completed' },
+    };
+    yield {
+      type: 'response.completed',
+      response: { id: 'resp_1', status: 'completed', output: [] },
+    };
+  }
+  return firstValueFrom(fromOpenAIResponses(chunks()).pipe(toArray()));
+}
+
+describe('<tool-row> OpenAI shell calls', () => {
+  const commands = ['npm ci', 'npm test -- --grep "<b>rows</b>"'];
+
+  it('a shell_call shows its commands: joined in the header and the group detail, one a line expanded, as text (failed before: no command)', async () => {
+    const events = await responsesItem({
+      id: 'sh_1',
+      type: 'shell_call',
+      call_id: 'call_s',
+      action: { commands, timeout_ms: 60_000, max_output_length: null },
+    });
+    const session = new Session().push(...events);
+    const row = await fixture<ToolRowElement>(
+      html`<tool-row expanded .node=${session.tool('call_s')}></tool-row>`,
+    );
+    expect(row.getAttribute('category')).to.equal('bash');
+    expect(part(row, 'summary')?.textContent?.trim()).to.equal(
+      'npm ci; npm test -- --grep "<b>rows</b>"',
+    );
+    expect(part(row, 'text')?.textContent).to.equal(commands.join('\n'));
+    expect(row.shadowRoot?.querySelector('b'), 'never HTML').to.equal(null);
+    const group = await fixture<ToolGroupElement>(
+      html`<tool-group .group=${session.group('call_s')}></tool-group>`,
+    );
+    expect(part(group, 'detail')?.textContent?.trim()).to.equal(
+      'npm ci; npm test -- --grep "<b>rows</b>"',
+    );
+    await expect(row).to.be.accessible();
+  });
+
+  it('a long list of commands is bounded: 160 clusters in the header, 40 lines before "Show more"', async () => {
+    const many = Array.from({ length: 5000 }, (_, i) => `echo ${i}`);
+    const events = await responsesItem({
+      id: 'sh_2',
+      type: 'shell_call',
+      call_id: 'call_s',
+      action: { commands: many, timeout_ms: null, max_output_length: null },
+    });
+    const row = await fixture<ToolRowElement>(
+      html`<tool-row expanded .node=${new Session().push(...events).tool('call_s')}></tool-row>`,
+    );
+    const summary = part(row, 'summary')?.textContent?.trim() ?? '';
+    expect(summary.startsWith('echo 0; echo 1; ')).to.be.true;
+    expect(summary.endsWith('…')).to.be.true;
+    expect([...summary].length).to.equal(161);
+    expect(part(row, 'text')?.textContent?.split('\n')).to.have.length(40);
+    expect(part(row, 'show-more')).to.not.equal(null);
+  });
+
+  it("a local_shell_call's argv shows in the header as the group shows it: a shell wrapper's script", async () => {
+    const events = await responsesItem({
+      id: 'ls_1',
+      type: 'local_shell_call',
+      call_id: 'call_l',
+      action: { type: 'exec', command: ['bash', '-lc', 'npm test'], env: {} },
+    });
+    const row = await rowOf(new Session().push(...events).tool('call_l'));
+    expect(part(row, 'summary')?.textContent?.trim()).to.equal('npm test');
   });
 });
 

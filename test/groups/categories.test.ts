@@ -233,6 +233,16 @@ describe('detail field aliases', () => {
     expect(detailOf('shell', { command: ['ls', 3] })).to.equal('shell');
   });
 
+  it("shows shell commands run one after another (OpenAI's shell `commands`) joined by '; ' (failed before: the tool's name)", () => {
+    expect(detailOf('shell', { commands: ['npm ci', 'npm test'], timeout_ms: 1000 })).to.equal(
+      'npm ci; npm test',
+    );
+    expect(detailOf('shell', { commands: ['make'] })).to.equal('make');
+    expect(detailOf('shell', { commands: ['ls', 3] })).to.equal('shell');
+    expect(detailOf('shell', { command: 'ls', commands: ['make'] })).to.equal('ls');
+    expect(argumentFields.commands).to.deep.equal(['commands']);
+  });
+
   it('shows the pattern or query of a search, then its path', () => {
     expect(detailOf('Grep', { pattern: 'TODO', path: 'src' })).to.equal('TODO');
     expect(detailOf('codebase_search', { query: 'auth flow' })).to.equal('auth flow');
