@@ -1,6 +1,8 @@
 import { expect } from 'chai';
 import { fromAnthropicMessages } from '../../src/providers/anthropic-messages.js';
 import { describe, it } from '../harness.js';
+import { fixedSession } from './support/cases.js';
+import { collect, loadFixture } from './support/fixtures.js';
 import { ofType, run, shape, toolDeltas } from './support/run.js';
 
 const start = { type: 'message_start', message: { id: 'msg_1', type: 'message', content: [] } };
@@ -135,5 +137,24 @@ describe('fromAnthropicMessages', () => {
     expect(events.at(-1)?.type).to.equal('stream/settle');
     expect(ofType(events, 'assistant/message')).to.deep.equal([]);
     expect(ofType(events, 'tool/call')).to.deep.equal([]);
+  });
+});
+
+describe('fromAnthropicMessages: the recorded stream’s ping', () => {
+  it('the fixture carries the API’s ping right after the first content_block_start, byte for byte, and the adapter passes over it (failed before: the regenerated fixture had no ping)', async () => {
+    const { sse } = await loadFixture('anthropic-messages');
+    const messages = sse.split('\n\n');
+    const pings = messages.flatMap((message, i) => (message.startsWith('event: ping') ? [i] : []));
+    const firstBlock = messages.findIndex((m) => m.startsWith('event: content_block_start'));
+    expect(pings).to.deep.equal([firstBlock + 1]);
+    expect(messages[firstBlock + 1]).to.equal('event: ping\ndata: {"type": "ping"}');
+
+    const read = (text: string) =>
+      collect(fromAnthropicMessages(text, { session: fixedSession() }));
+    const withPing = await read(sse);
+    const without = await read(messages.filter((_, i) => i !== firstBlock + 1).join('\n\n'));
+    expect(withPing.error).to.equal(undefined);
+    expect(withPing.completed).to.equal(true);
+    expect(withPing.events).to.deep.equal(without.events);
   });
 });

@@ -10,12 +10,19 @@ import {
   type TimedChunk,
 } from './timed-chunk.js';
 
+/** The API's keep-alive event, as its SSE sends it (with the space after the colon). */
+const PING = 'event: ping\ndata: {"type": "ping"}\n\n';
+
 /**
  * A recorded response as the Anthropic Messages API streams it: `message_start`, one content
  * block after another (`content_block_start`, its deltas, `content_block_stop`: thinking,
  * text, tool_use with `input_json_delta`), then `message_delta` and `message_stop`. A cut
  * response stops before `message_stop`.
  *
+ * - A `ping` follows the first `content_block_start`, where the API sends it (every recorded
+ *   stream in shared/provider-recordings, e.g. the Anthropic SDK's `tool_use_response.txt`),
+ *   byte for byte as it sends it (`data: {"type": "ping"}`), so a consumer that does not
+ *   ignore it fails on these streams as it would on the API's.
  * - A call the provider ran (`executor: 'provider'`) is a `server_tool_use` block; its result
  *   is a `web_search_tool_result` block (the recorded output as its `content`) at the
  *   result's time, which takes the next block index.
@@ -34,6 +41,7 @@ export function encodeAnthropicMessages(
   const out: TimedChunk[] = [];
   const send = (at: number, type: string, fields: Record<string, unknown>) =>
     out.push({ at, data: sseMessage({ type, ...fields }, type) });
+  let pinged = false;
   send(firstAt(attempt), 'message_start', {
     message: {
       id: attempt.messageId,
@@ -73,6 +81,8 @@ export function encodeAnthropicMessages(
             ? { type: 'thinking', thinking: '', signature: '' }
             : { type: 'text', text: '' };
       send(at, 'content_block_start', { index, content_block: block });
+      if (!pinged) out.push({ at, data: PING });
+      pinged = true;
     }
     switch (event.type) {
       case 'stream/text-delta':
