@@ -8,39 +8,15 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import puppeteer from 'puppeteer-core';
-import { createServer } from 'vite';
 import type { ElementsBenchResult } from './elements/page.js';
+import { chromiumPage } from './support/chromium-page.js';
 import { goal, goalTable } from './support/goals.js';
 import { quantile } from './support/stats.js';
 
 const repository = fileURLToPath(new URL('../../', import.meta.url));
 const deltasPerFrame = Number(process.argv[2] ?? 256);
-const findChromium = '../../scripts/find-chromium.mjs';
-const { chromiumPath } = (await import(findChromium)) as { chromiumPath(): string };
-
-const server = await createServer({
-  configFile: false,
-  root: `${repository}bench/elements`,
-  logLevel: 'error',
-  server: { host: '127.0.0.1', port: 0, strictPort: false, fs: { allow: [repository] } },
-  optimizeDeps: { include: ['lit', 'lit/directives/repeat.js', 'rxjs'] },
-});
-await server.listen();
-const address = server.httpServer?.address();
-if (!address || typeof address === 'string') throw new Error('no server address');
-const browser = await puppeteer.launch({
-  executablePath: chromiumPath(),
-  headless: true,
-  args: [
-    '--headless',
-    '--no-sandbox',
-    '--disable-gpu',
-    '--disable-background-networking',
-    '--disable-component-update',
-    '--disable-sync',
-    '--no-first-run',
-  ],
+const { server, browser, address } = await chromiumPage({
+  optimize: ['lit', 'lit/directives/repeat.js', 'rxjs'],
 });
 try {
   const page = await browser.newPage();

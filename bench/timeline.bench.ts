@@ -21,9 +21,8 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import puppeteer from 'puppeteer-core';
-import { createServer } from 'vite';
 import type { FirstRenderResult, StreamResult } from './elements/timeline-page.js';
+import { chromiumPage } from './support/chromium-page.js';
 import { type Goal, goal, goalTable } from './support/goals.js';
 import { quantile } from './support/stats.js';
 import { markdownTable, textTable } from './support/table.js';
@@ -46,45 +45,21 @@ const sizes = values.sizes.split(',').map(Number);
 const modes = values.modes.split(',') as ('collapsed' | 'expanded')[];
 const [small, large] = [sizes[0] ?? 500, sizes[sizes.length - 1] ?? 10_000];
 
-const findChromium = '../../scripts/find-chromium.mjs';
-const { chromiumPath } = (await import(findChromium)) as { chromiumPath(): string };
-
-const server = await createServer({
-  configFile: false,
-  root: `${repository}bench/elements`,
-  logLevel: 'error',
-  server: { host: '127.0.0.1', port: 0, strictPort: false, fs: { allow: [repository] } },
+const { server, browser, address } = await chromiumPage({
   // Lit's production build, as an application bundle ships it (the dev server would pick its
   // development build, which checks and warns on every update).
-  resolve: { conditions: ['module', 'browser', 'production'] },
-  cacheDir: `${repository}node_modules/.vite-bench-timeline`,
-  optimizeDeps: {
-    include: [
-      'lit',
-      'lit/directives/guard.js',
-      'lit/directives/repeat.js',
-      'lit/directives/style-map.js',
-    ],
+  vite: {
+    resolve: { conditions: ['module', 'browser', 'production'] },
+    cacheDir: `${repository}node_modules/.vite-bench-timeline`,
   },
-});
-await server.listen();
-const address = server.httpServer?.address();
-if (!address || typeof address === 'string') throw new Error('no server address');
-const browser = await puppeteer.launch({
-  executablePath: chromiumPath(),
-  headless: true,
-  protocolTimeout: 900_000,
-  defaultViewport: { width: 1000, height: 800 },
-  args: [
-    '--headless',
-    '--no-sandbox',
-    '--disable-gpu',
-    '--disable-background-networking',
-    '--disable-component-update',
-    '--disable-sync',
-    '--no-first-run',
-    '--js-flags=--expose-gc',
+  optimize: [
+    'lit',
+    'lit/directives/guard.js',
+    'lit/directives/repeat.js',
+    'lit/directives/style-map.js',
   ],
+  launch: { protocolTimeout: 900_000, defaultViewport: { width: 1000, height: 800 } },
+  args: ['--js-flags=--expose-gc'],
 });
 
 const median = (values: readonly number[]): number =>
