@@ -13,7 +13,15 @@ import { Assembler, defaultDefinitions } from '../../src/conversation/assembler.
 import type { Conversation } from '../../src/conversation/conversation.js';
 import type { CallfoldEvent } from '../../src/events/types.js';
 import { assemble } from '../../src/rx/assemble.js';
-import { call, NOW, result, textDelta, toolDelta, turn } from '../assembler/support/events.js';
+import {
+  call,
+  outline as itemOutline,
+  NOW,
+  result,
+  textDelta,
+  toolDelta,
+  turn,
+} from '../assembler/support/events.js';
 import { describe, it } from '../harness.js';
 
 /** One note per turn: opened by `turn/start`, marked ended by `turn/end`. */
@@ -47,25 +55,9 @@ const noteDefinition: Definition<NoteState, NoteNode> = {
   },
 };
 
-/** The Conversation's items as short labels, in order. */
-function outline(conversation: Conversation<NoteNode>): string[] {
-  return conversation.items.map((item) => {
-    switch (item.kind) {
-      case 'note':
-        return `note:${item.text}`;
-      case 'assistant':
-        return `assistant:${item.id}`;
-      case 'group':
-        return `group:${item.tools.map((tool) => tool.callId).join(',')}`;
-      default:
-        return unreachable(item);
-    }
-  });
-}
-
-function unreachable(item: never): never {
-  throw new Error(`unexpected item ${JSON.stringify(item)}`);
-}
+/** The Conversation's items as short labels, in order; a note as `note:<text>`. */
+const outline = (conversation: Conversation<NoteNode>): string[] =>
+  itemOutline(conversation, (note) => `note:${note.text}`);
 
 const session: CallfoldEvent[] = [
   turn('turn/start', 1, 't1'),

@@ -14,7 +14,14 @@ import type { CallfoldEvent, TurnStartEvent } from '../../src/events/types.js';
 import { EventError, parseEvent } from '../../src/events/validate.js';
 import { createSession } from '../../src/providers/session.js';
 import { assemble } from '../../src/rx/assemble.js';
-import { call, NOW, result, textDelta, turn } from '../assembler/support/events.js';
+import {
+  call,
+  outline as itemOutline,
+  NOW,
+  result,
+  textDelta,
+  turn,
+} from '../assembler/support/events.js';
 import { describe, it } from '../harness.js';
 
 const start = (seq: number, turnId: string, prompt?: string): TurnStartEvent =>
@@ -22,25 +29,9 @@ const start = (seq: number, turnId: string, prompt?: string): TurnStartEvent =>
     ? { type: 'turn/start', seq, turnId }
     : { type: 'turn/start', seq, turnId, prompt };
 
-/** The Conversation's items as short labels, in order. */
-function outline(conversation: Conversation<TurnNode>): string[] {
-  return conversation.items.map((item) => {
-    switch (item.kind) {
-      case 'turn':
-        return `turn:${item.id}:${item.stage}:${item.prompt ?? '-'}`;
-      case 'assistant':
-        return `assistant:${item.id}`;
-      case 'group':
-        return `group:${item.tools.map((tool) => tool.callId).join(',')}`;
-      default:
-        return unreachable(item);
-    }
-  });
-}
-
-function unreachable(item: never): never {
-  throw new Error(`unexpected item ${JSON.stringify(item)}`);
-}
+/** The Conversation's items as short labels, in order; a turn as `turn:<id>:<stage>:<prompt>`. */
+const outline = (conversation: Conversation<TurnNode>): string[] =>
+  itemOutline(conversation, (item) => `turn:${item.id}:${item.stage}:${item.prompt ?? '-'}`);
 
 const session: CallfoldEvent[] = [
   start(1, 't1', 'Read a.md'),

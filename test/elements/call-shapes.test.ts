@@ -17,6 +17,7 @@ import type { ToolNode } from '../../src/definitions/tool-definition.js';
 import type { CallfoldEvent } from '../../src/events/types.js';
 import { fromOpenAIResponses } from '../../src/providers/openai-responses.js';
 import { describe, it } from '../harness.js';
+import { completed, whole } from '../providers/support/responses-chunks.js';
 import { part, Session, textOf } from './session.js';
 
 async function rowOf(node: ToolNode): Promise<ToolRowElement> {
@@ -59,102 +60,100 @@ describe('<tool-row> free-form patch', () => {
   });
 });
 
+/**
+ * A free-form call's row, streamed then started: after each streamed piece (the text up to
+ * `to`) its preparing row is checked; the rest streams, the call is dispatched and its row,
+ * expanded, is checked again.
+ */
+interface FreeFormCase {
+  readonly title: string;
+  readonly name: string;
+  readonly text: string;
+  readonly streaming: readonly {
+    readonly to: number;
+    readonly check: (row: ToolRowElement) => void;
+  }[];
+  readonly started: (row: ToolRowElement) => void;
+}
+
+const grammar = `SELECT name FROM users\nWHERE id = 1;${' '.repeat(3100)}`;
+
+const freeFormCases: readonly FreeFormCase[] = [
+  {
+    title: 'a free-form apply_patch shows its files as they stream, then its patch',
+    name: 'apply_patch',
+    text: patch,
+    streaming: [
+      {
+        to: 20,
+        check: (row) => {
+          expect(row.getAttribute('category')).to.equal('edit');
+          expect(part(row, 'path')).to.equal(null);
+        },
+      },
+      {
+        to: patch.indexOf('@@'),
+        check: (row) => expect(part(row, 'path')?.textContent?.trim()).to.equal('src/app.ts'),
+      },
+    ],
+    started: (row) => {
+      expect(part(row, 'more-paths')?.textContent?.trim()).to.equal('+ docs/usage.md');
+      expect(textOf(row)).to.contain('+run({ verbose: true });');
+    },
+  },
+  {
+    title:
+      'an unknown free-form tool shows its size while it streams, then its first line and input',
+    name: 'sql_query',
+    text: grammar,
+    streaming: [
+      {
+        to: grammar.length,
+        check: (row) => {
+          expect(part(row, 'size')?.textContent?.trim()).to.equal('3 KiB');
+          expect(part(row, 'summary')).to.equal(null);
+        },
+      },
+    ],
+    started: (row) => {
+      expect(part(row, 'summary')?.textContent?.trim()).to.equal('SELECT name FROM users');
+      expect(part(row, 'size')?.textContent?.trim()).to.equal('3.1 KiB');
+      expect(row.shadowRoot?.querySelector('[part="block"]')?.getAttribute('aria-label')).to.equal(
+        'Input',
+      );
+    },
+  },
+];
+
 describe('<tool-row> free-form input (input: "text")', () => {
-  it('a free-form apply_patch shows its files as they stream, then its patch', async () => {
-    const session = new Session().textDelta('c1', patch.slice(0, 20), 'apply_patch');
-    const row = await rowOf(session.tool('c1'));
-    expect(row.getAttribute('category')).to.equal('edit');
-    expect(part(row, 'path')).to.equal(null);
-    const at = patch.indexOf('@@');
-    row.node = session.textDelta('c1', patch.slice(20, at)).tool('c1');
-    await row.updateComplete;
-    expect(part(row, 'path')?.textContent?.trim()).to.equal('src/app.ts');
-    session.textDelta('c1', patch.slice(at));
-    session.push({
-      type: 'tool/call',
-      seq: 1,
-      callId: 'c1',
-      name: 'apply_patch',
-      args: patch,
-      input: 'text',
+  for (const { title, name, text, streaming, started } of freeFormCases) {
+    it(title, async () => {
+      const session = new Session();
+      let row: ToolRowElement | undefined;
+      let from = 0;
+      for (const { to, check } of streaming) {
+        session.textDelta('c1', text.slice(from, to), from === 0 ? name : undefined);
+        from = to;
+        if (row === undefined) row = await rowOf(session.tool('c1'));
+        else {
+          row.node = session.tool('c1');
+          await row.updateComplete;
+        }
+        check(row);
+      }
+      if (row === undefined) throw new Error(`${title}: nothing streamed`);
+      if (from < text.length) session.textDelta('c1', text.slice(from));
+      row.node = session.freeFormCall('c1', name, text).tool('c1');
+      row.expanded = true;
+      await row.updateComplete;
+      started(row);
     });
-    row.node = session.tool('c1');
-    row.expanded = true;
-    await row.updateComplete;
-    expect(part(row, 'more-paths')?.textContent?.trim()).to.equal('+ docs/usage.md');
-    expect(textOf(row)).to.contain('+run({ verbose: true });');
-  });
-
-  it('an unknown free-form tool shows its size while it streams, then its first line and input', async () => {
-    const grammar = `SELECT name FROM users\nWHERE id = 1;${' '.repeat(3100)}`;
-    const session = new Session().textDelta('c1', grammar, 'sql_query');
-    const row = await rowOf(session.tool('c1'));
-    expect(part(row, 'size')?.textContent?.trim()).to.equal('3 KiB');
-    expect(part(row, 'summary')).to.equal(null);
-    session.push({
-      type: 'tool/call',
-      seq: 1,
-      callId: 'c1',
-      name: 'sql_query',
-      args: grammar,
-      input: 'text',
-    });
-    row.node = session.tool('c1');
-    row.expanded = true;
-    await row.updateComplete;
-    expect(part(row, 'summary')?.textContent?.trim()).to.equal('SELECT name FROM users');
-    expect(part(row, 'size')?.textContent?.trim()).to.equal('3.1 KiB');
-    expect(row.shadowRoot?.querySelector('[part="block"]')?.getAttribute('aria-label')).to.equal(
-      'Input',
-    );
-  });
-});
-
-describe('<tool-row> provider-executed calls', () => {
-  it('marks the call "provider" from preparing on, and shows its result', async () => {
-    const session = new Session().push({
-      type: 'stream/tool-call-delta',
-      attemptId: 'a1',
-      block: 0,
-      callId: 'c1',
-      name: 'web_search',
-      args: '{"query":"lit 3 rel',
-      executor: 'provider',
-    });
-    const row = await rowOf(session.tool('c1'));
-    expect(part(row, 'executor')?.textContent?.trim()).to.equal('provider');
-    expect(row.getAttribute('category')).to.equal('web');
-    session.providerCall('c1', 'web_search', { query: 'lit 3 release' }, [
-      { type: 'text', text: 'Lit 3.0 was released in October 2023.' },
-    ]);
-    row.node = session.tool('c1');
-    row.expanded = true;
-    await row.updateComplete;
-    expect(part(row, 'executor')).to.not.equal(null);
-    expect(textOf(row)).to.contain('Lit 3.0 was released');
-    await expect(row).to.be.accessible();
-  });
+  }
 });
 
 /** The events the real Responses adapter emits for one built-in client item, done whole. */
-async function responsesItem(item: Record<string, unknown>): Promise<CallfoldEvent[]> {
-  async function* chunks() {
-    yield {
-      type: 'response.output_item.added',
-      output_index: 0,
-      item: { ...item, status: 'in_progress' },
-    };
-    yield {
-      type: 'response.output_item.done',
-      output_index: 0,
-      item: { ...item, status: 'completed' },
-    };
-    yield {
-      type: 'response.completed',
-      response: { id: 'resp_1', status: 'completed', output: [] },
-    };
-  }
-  return firstValueFrom(fromOpenAIResponses(chunks()).pipe(toArray()));
+function responsesItem(item: Record<string, unknown>): Promise<CallfoldEvent[]> {
+  return firstValueFrom(fromOpenAIResponses([...whole(0, item), completed]).pipe(toArray()));
 }
 
 describe('<tool-row> OpenAI shell calls', () => {

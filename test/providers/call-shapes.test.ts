@@ -13,6 +13,7 @@ import { fromOpenAIChatCompletions } from '../../src/providers/openai-chat-compl
 import { fromOpenAIResponses } from '../../src/providers/openai-responses.js';
 import { describe, it } from '../harness.js';
 import { fixedSession } from './support/cases.js';
+import { added, completed, done, whole } from './support/responses-chunks.js';
 import { ofType, run } from './support/run.js';
 
 function nodes(events: readonly CallfoldEvent[]): Map<string, ToolNode> {
@@ -93,18 +94,6 @@ describe('OpenAI Chat Completions: object arguments and cut calls', () => {
     expect(ofType(tools.events, 'assistant/message')[0]?.stopReason).to.equal('tool-calls');
   });
 });
-
-const added = (output_index: number, item: object) => ({
-  type: 'response.output_item.added',
-  output_index,
-  item,
-});
-const done = (output_index: number, item: object) => ({
-  type: 'response.output_item.done',
-  output_index,
-  item,
-});
-const completed = { type: 'response.completed', response: { id: 'resp_1', status: 'completed' } };
 
 describe('OpenAI Responses: hosted tools and response.incomplete', () => {
   it('a web_search_call is a provider call from output_item.added, recorded with its result at done; its sources are the result, not the arguments (failed before: args carried the sources)', async () => {
@@ -290,11 +279,7 @@ describe('OpenAI Responses: built-in tools the host runs', () => {
       diff: '@@\n-export const hi = 1;\n+export const hi = 2;\n',
     };
     const item = { id: 'apc_1', type: 'apply_patch_call', call_id: 'call_p', operation };
-    const { events } = await run(fromOpenAIResponses, [
-      added(0, { ...item, status: 'in_progress' }),
-      done(0, { ...item, status: 'completed' }),
-      completed,
-    ]);
+    const { events } = await run(fromOpenAIResponses, [...whole(0, item), completed]);
     const [delta] = ofType(events, 'stream/tool-call-delta');
     expect(delta).to.include({ callId: 'call_p', name: 'apply_patch' });
     expect(delta?.executor).to.equal(undefined);
@@ -319,20 +304,7 @@ describe('OpenAI Responses: built-in tools the host runs', () => {
     const local = { type: 'exec', command: ['bash', '-lc', 'npm test'], env: {}, timeout_ms: null };
     const click = { type: 'click', button: 'left', x: 10, y: 20 };
     const { events } = await run(fromOpenAIResponses, [
-      added(0, {
-        id: 'sh_1',
-        type: 'shell_call',
-        call_id: 'call_s',
-        status: 'in_progress',
-        action: shell,
-      }),
-      done(0, {
-        id: 'sh_1',
-        type: 'shell_call',
-        call_id: 'call_s',
-        status: 'completed',
-        action: shell,
-      }),
+      ...whole(0, { id: 'sh_1', type: 'shell_call', call_id: 'call_s', action: shell }),
       // No output_item.added: the call is still shown and dispatched from its done item.
       done(1, {
         id: 'ls_1',
@@ -341,19 +313,10 @@ describe('OpenAI Responses: built-in tools the host runs', () => {
         status: 'completed',
         action: local,
       }),
-      added(2, {
+      ...whole(2, {
         id: 'cu_1',
         type: 'computer_call',
         call_id: 'call_c',
-        status: 'in_progress',
-        action: click,
-        pending_safety_checks: [],
-      }),
-      done(2, {
-        id: 'cu_1',
-        type: 'computer_call',
-        call_id: 'call_c',
-        status: 'completed',
         action: click,
         pending_safety_checks: [],
       }),
@@ -403,6 +366,26 @@ const available = (toolCallId: string, toolName: string, input: unknown, extra: 
   ...extra,
 });
 
+/**
+ * A stream that asks approval for call c1 (Bash `ls`), then `next` in a later stream of the
+ * same session: the events of both.
+ */
+async function afterApprovalRequest(next: readonly unknown[]): Promise<CallfoldEvent[]> {
+  const session = fixedSession();
+  const first = await run(
+    fromAISDKUIStream,
+    [
+      start('c1', 'Bash'),
+      available('c1', 'Bash', { command: 'ls' }),
+      { type: 'tool-approval-request', approvalId: 'ap_1', toolCallId: 'c1' },
+      { type: 'finish' },
+    ],
+    { session },
+  );
+  const second = await run(fromAISDKUIStream, next, { session });
+  return [...first.events, ...second.events];
+}
+
 describe('AI SDK UI stream (v6): approvals, text input, provider-executed calls', () => {
   it('tool-approval-request becomes a durable request after the step’s tool/call; the node waits at start', async () => {
     const { events } = await run(fromAISDKUIStream, [
@@ -428,32 +411,16 @@ describe('AI SDK UI stream (v6): approvals, text input, provider-executed calls'
   });
 
   it('a denial in the next stream records tool/approval approved: false and no result', async () => {
-    const session = fixedSession();
-    const first = await run(
-      fromAISDKUIStream,
-      [
-        start('c1', 'Bash'),
-        available('c1', 'Bash', { command: 'ls' }),
-        { type: 'tool-approval-request', approvalId: 'ap_1', toolCallId: 'c1' },
-        { type: 'finish' },
-      ],
-      { session },
-    );
-    const second = await run(
-      fromAISDKUIStream,
-      [
-        { type: 'start' },
-        { type: 'start-step' },
-        { type: 'tool-output-denied', toolCallId: 'c1' },
-        { type: 'text-start', id: 't' },
-        { type: 'text-delta', id: 't', delta: 'OK, I will not.' },
-        { type: 'text-end', id: 't' },
-        { type: 'finish-step' },
-        { type: 'finish' },
-      ],
-      { session },
-    );
-    const events = [...first.events, ...second.events];
+    const events = await afterApprovalRequest([
+      { type: 'start' },
+      { type: 'start-step' },
+      { type: 'tool-output-denied', toolCallId: 'c1' },
+      { type: 'text-start', id: 't' },
+      { type: 'text-delta', id: 't', delta: 'OK, I will not.' },
+      { type: 'text-end', id: 't' },
+      { type: 'finish-step' },
+      { type: 'finish' },
+    ]);
     expect(ofType(events, 'tool/approval')).to.deep.equal([
       { type: 'tool/approval', callId: 'c1', approved: false, seq: 4, at: 0 },
     ]);
@@ -465,27 +432,11 @@ describe('AI SDK UI stream (v6): approvals, text input, provider-executed calls'
   });
 
   it('an output after an unanswered request implies the approval, recorded before the result', async () => {
-    const session = fixedSession();
-    const first = await run(
-      fromAISDKUIStream,
-      [
-        start('c1', 'Bash'),
-        available('c1', 'Bash', { command: 'ls' }),
-        { type: 'tool-approval-request', approvalId: 'ap_1', toolCallId: 'c1' },
-        { type: 'finish' },
-      ],
-      { session },
-    );
-    const second = await run(
-      fromAISDKUIStream,
-      [
-        { type: 'start' },
-        { type: 'tool-output-available', toolCallId: 'c1', output: 'a b' },
-        { type: 'finish' },
-      ],
-      { session },
-    );
-    const events = [...first.events, ...second.events];
+    const events = await afterApprovalRequest([
+      { type: 'start' },
+      { type: 'tool-output-available', toolCallId: 'c1', output: 'a b' },
+      { type: 'finish' },
+    ]);
     expect(events.filter(isDurableEvent).map((e) => e.type)).to.deep.equal([
       'assistant/message',
       'tool/call',

@@ -130,11 +130,25 @@ export function assistants(conversation: Conversation): AssistantNode[] {
   return conversation.items.filter((item): item is AssistantNode => item.kind === 'assistant');
 }
 
-/** The items as short labels: `assistant:<id>` or `group:<callId>,<callId>…`. */
-export function outline(conversation: Conversation): string[] {
-  return conversation.items.map((item) =>
-    item.kind === 'assistant'
-      ? `assistant:${item.id}`
-      : `group:${item.tools.map((tool) => tool.callId).join(',')}`,
-  );
+const isGroup = (item: { readonly kind: string }): item is GroupNode => item.kind === 'group';
+const isAssistant = (item: { readonly kind: string }): item is AssistantNode =>
+  item.kind === 'assistant';
+
+function unexpected(item: unknown): never {
+  throw new Error(`unexpected item ${JSON.stringify(item)}`);
+}
+
+/**
+ * The items as short labels, in order: `assistant:<id>`, `group:<callId>,<callId>…`, and for
+ * a custom Definition's node (`Extra`) what `label` makes of it.
+ */
+export function outline<Extra extends { readonly kind: string } = never>(
+  conversation: Conversation<Extra>,
+  label: (item: Extra) => string = unexpected,
+): string[] {
+  return conversation.items.map((item) => {
+    if (isGroup(item)) return `group:${item.tools.map((tool) => tool.callId).join(',')}`;
+    if (isAssistant(item)) return `assistant:${item.id}`;
+    return label(item);
+  });
 }
