@@ -2,7 +2,7 @@
 // scripts/pack-check.mjs, whose tarball it installs): copies examples/frameworks/ to a scratch
 // directory, points each app's `callfold` dependency at the packed tarball, installs the
 // workspace once, typechecks and builds every app (vanilla TypeScript, Vue 3, Svelte 5, React
-// 19) with its own toolchain, then serves each build and checks it in headless Chromium: the
+// 19, Angular 20) with its own toolchain, then serves each build and checks it in headless Chromium: the
 // rows render, and a click on a row's path reaches the framework's own handler (the app shows
 // the path it received). Svelte's negative twin: a wrong property type fails svelte-check for
 // its type (as the Vue and React twins of scripts/pack-check.mjs do), and the same file without
@@ -31,7 +31,7 @@ import { npm, run } from './run-command.mjs';
 const repository = fileURLToPath(new URL('..', import.meta.url));
 const examples = join(repository, 'examples/frameworks');
 const tarball = join(repository, '.build-pack/callfold.tgz');
-const apps = ['vanilla', 'vue', 'svelte', 'react'];
+const apps = ['vanilla', 'vue', 'svelte', 'react', 'angular'];
 
 let scratch;
 let workspace;
@@ -46,7 +46,8 @@ before(
     workspace = join(scratch, 'frameworks');
     cpSync(examples, workspace, {
       recursive: true,
-      filter: (path) => !/[/\\](node_modules|dist)([/\\]|$)/.test(path.slice(examples.length)),
+      filter: (path) =>
+        !/[/\\](node_modules|dist|\.angular)([/\\]|$)/.test(path.slice(examples.length)),
     });
     for (const app of apps) {
       const file = join(workspace, app, 'package.json');
@@ -172,4 +173,87 @@ test('Svelte 5: a wrong property type fails svelte-check for its type; without c
   assert.match(typed.output, /Negative\.svelte/);
   const untyped = check(false);
   assert.equal(untyped.status, 0, `without the typings the tag takes anything:\n${untyped.output}`);
+});
+
+// biome-ignore lint/suspicious/noControlCharactersInRegex: stripping ANSI colour codes.
+const ansi = /\x1b\[[0-9;]*m/g;
+
+/**
+ * An Angular component whose `(tool-open-path)` handler takes the wrong event type, and which
+ * binds a number to `[source]`.
+ */
+const angularNegative = `import { Component, CUSTOM_ELEMENTS_SCHEMA } from '@angular/core';
+import 'callfold/elements/tool-timeline';
+import type { ToolRowToggleEvent } from 'callfold/elements/tool-timeline';
+
+@Component({
+  selector: 'app-negative',
+  schemas: [CUSTOM_ELEMENTS_SCHEMA],
+  template: '<tool-timeline [source]="12345" (tool-open-path)="toggled($event)"></tool-timeline>',
+})
+export class NegativeComponent {
+  toggled(event: ToolRowToggleEvent): string {
+    return event.detail.callId;
+  }
+}
+`;
+
+/** The README's blocks marked `<!-- typecheck: angular -->`. */
+function readmeAngularBlocks() {
+  const lines = readFileSync(join(repository, 'README.md'), 'utf8').split('\n');
+  const blocks = [];
+  for (let i = 1; i < lines.length; i++) {
+    if (lines[i - 1]?.trim() !== '<!-- typecheck: angular -->' || lines[i]?.trim() !== '```ts')
+      continue;
+    blocks.push({ line: i + 1, code: lines.slice(i + 1, lines.indexOf('```', i + 1)).join('\n') });
+  }
+  return blocks;
+}
+
+test("Angular 20: the README's recipe typechecks with strictTemplates; (tool-open-path)'s $event is a ToolOpenPathEvent (a handler taking another event fails ngc for its type; with strictDomEventTypes off, the control, it passes); [source] is not typechecked", () => {
+  const dir = join(workspace, 'angular');
+  mkdirSync(join(dir, 'negative'), { recursive: true });
+  writeFileSync(join(dir, 'negative/negative.component.ts'), angularNegative);
+  const readme = readmeAngularBlocks();
+  assert.ok(readme.length >= 1, 'the README has an Angular recipe');
+  const files = ['negative/negative.component.ts'];
+  for (const block of readme) {
+    const file = `negative/readme-${block.line}.component.ts`;
+    writeFileSync(join(dir, file), block.code);
+    files.push(file);
+  }
+  const bin = join(workspace, 'node_modules/@angular/compiler-cli/bundles/src/bin/ngc.js');
+  const check = (strictDomEventTypes) => {
+    writeFileSync(
+      join(dir, 'tsconfig.negative.json'),
+      JSON.stringify({
+        extends: './tsconfig.json',
+        files,
+        angularCompilerOptions: { strictDomEventTypes },
+      }),
+    );
+    const result = spawnSync(process.execPath, [bin, '-p', 'tsconfig.negative.json', '--noEmit'], {
+      cwd: dir,
+      encoding: 'utf8',
+    });
+    // ngc prints TypeScript's coloured diagnostics whatever the terminal.
+    const output = `${result.stdout}${result.stderr}`.replace(ansi, '');
+    return { status: result.status, output };
+  };
+  const typed = check(true);
+  assert.notEqual(
+    typed.status,
+    0,
+    `a handler of another event must not typecheck:\n${typed.output}`,
+  );
+  // One error, in the negative template's event binding: none in the README's recipe, none
+  // for the number bound to [source].
+  const errors = typed.output.match(/error TS\d+/g) ?? [];
+  assert.equal(errors.length, 1, typed.output);
+  assert.match(
+    typed.output,
+    /negative\/negative\.component\.ts:8:\d+ - error TS\d+: Argument of type 'ToolOpenPathEvent' is not assignable to parameter of type 'ToolRowToggleEvent'/,
+  );
+  const untyped = check(false);
+  assert.equal(untyped.status, 0, `with $event as any the handler takes it:\n${untyped.output}`);
 });
