@@ -1,6 +1,6 @@
 /**
  * One server process of `npm run bench:server` (forked by server.bench.ts, IPC):
- * `server-worker.js <mode> [redis url]`, mode `memory` (memoryStore + sessionHandler),
+ * `server-worker.js <mode> [redis url] [fanOutMs]`, mode `memory` (memoryStore + sessionHandler),
  * `redis` (redisStore + sessionHandler) or `floor` (a bare broadcast: each delta written
  * to every open response, no store). It serves /sessions/<id> on a free loopback port, and
  * on request produces the deltas of one 512 KiB `write` at a fixed pace, reporting when
@@ -16,7 +16,9 @@ import { redisStore } from '../src/server/redis/redis-store.js';
 import { sessionHandler } from '../src/server/session-handler.js';
 import type { SessionStore } from '../src/server/session-store.js';
 
-const [mode = 'memory', url = ''] = process.argv.slice(2);
+const [mode = 'memory', url = '', fanOut = ''] = process.argv.slice(2);
+/** The stores' `fanOutMs` (`--fan-out-ms` of the bench); empty: their default. */
+const paced = fanOut === '' ? {} : { fanOutMs: Number(fanOut) };
 const now = () => performance.timeOrigin + performance.now();
 const send = (message: unknown) => process.send?.(message);
 
@@ -31,7 +33,7 @@ if (mode === 'floor') {
     response.once('close', () => floorClients.delete(response));
   });
 } else {
-  store = mode === 'redis' ? await redisStore({ url }) : memoryStore();
+  store = mode === 'redis' ? await redisStore({ url, ...paced }) : memoryStore(paced);
   const handler = sessionHandler(store, {
     sessionId: (request) => new URL(request.url).pathname.split('/')[2] ?? '',
     authorize: () => true,

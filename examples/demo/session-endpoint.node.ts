@@ -22,13 +22,14 @@
  */
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { CallfoldEvent, StreamEvent } from '../../src/events/types.js';
+import type { CallfoldEvent } from '../../src/events/types.js';
 import { isDurableEvent } from '../../src/events/types.js';
 import { parseEvent } from '../../src/events/validate.js';
+import { appendRuns } from '../../src/server/append-runs.js';
 import { memoryStore } from '../../src/server/memory-store.js';
 import { toNodeListener } from '../../src/server/node-listener.js';
 import { sessionHandler } from '../../src/server/session-handler.js';
-import type { SessionStore, UnnumberedEvent } from '../../src/server/session-store.js';
+import type { SessionStore } from '../../src/server/session-store.js';
 
 export const demoSessionsPath = '/demo-sessions';
 /** A publish body larger than this is refused (413): the demo's largest batch is ~1 MiB. */
@@ -173,34 +174,18 @@ function idFromPath(pathname: string): string | undefined {
   return match?.[1];
 }
 
-/** Appends the runs of durable events and makes the stream events live, in order. */
+/** Writes the posted events (`appendRuns`) and renews the attempts left open. */
 async function publish(
   session: DemoSession,
   id: string,
   events: readonly CallfoldEvent[],
-): Promise<unknown[]> {
-  const numbered: unknown[] = [];
-  let run: CallfoldEvent[] = [];
-  const flush = async () => {
-    if (run.length === 0) return;
-    const batch = run;
-    run = [];
-    if (isDurableEvent(batch[0] as CallfoldEvent)) {
-      numbered.push(...(await session.store.append(id, batch.map(unnumbered))));
-    } else {
-      await session.store.live(id, batch as StreamEvent[]);
-    }
-  };
+): Promise<readonly unknown[]> {
   for (const event of events) {
-    const durable = isDurableEvent(event);
-    if (run.length > 0 && isDurableEvent(run[0] as CallfoldEvent) !== durable) await flush();
-    run.push(event);
-    if (!durable) {
-      if (event.type === 'stream/settle') session.open.delete(event.attemptId);
-      else session.open.add(event.attemptId);
-    }
+    if (isDurableEvent(event)) continue;
+    if (event.type === 'stream/settle') session.open.delete(event.attemptId);
+    else session.open.add(event.attemptId);
   }
-  await flush();
+  const numbered = await appendRuns(session.store, id, events);
   if (session.open.size > 0) await session.store.renew(id, [...session.open]);
   return numbered;
 }
@@ -215,12 +200,6 @@ function parseBatch(body: string): CallfoldEvent[] {
       throw new TypeError(`event ${index}: ${error instanceof Error ? error.message : error}`);
     }
   });
-}
-
-/** The page's events carry its own seq and at; the store assigns them. */
-function unnumbered(event: CallfoldEvent): UnnumberedEvent {
-  const { seq: _seq, at: _at, ...rest } = event as CallfoldEvent & { seq?: number; at?: number };
-  return rest as UnnumberedEvent;
 }
 
 function readBody(req: IncomingMessage): Promise<string> {

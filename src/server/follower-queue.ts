@@ -1,17 +1,33 @@
 import type { CallfoldEvent } from '../events/types.js';
+import type { FanOutPacer, Wakeable } from './fan-out-pacer.js';
 import type { AbortSignalLike, BatchedFollow } from './session-store.js';
+
+/** What `FollowerQueue.listen` hands batches to. */
+export interface FollowerListener {
+  /** Everything that was ready, in order; the array is the listener's. */
+  batch(events: readonly CallfoldEvent[]): void;
+  /** The follow ended: normally, or with the store's error. Called once, not after `cancel`. */
+  end(error?: unknown): void;
+}
 
 /**
  * One follower's pending events inside a store: the store pushes, the follower takes
  * everything that is ready as one batch. Events are shared objects (encoded once by the
  * handler for all followers), never copied per follower.
  *
+ * Read it one way: pulled with `batches()` (or iterated), or pushed to a listener with
+ * `listen` (no promise per batch: the handler's fan-out path).
+ *
  * Ends when the store calls `end()` (with an error: the iteration throws it), when the
- * signal aborts, or when the consumer returns; `onClose` runs once in every case.
+ * signal aborts, or when the consumer returns or cancels; `onClose` runs once in every case.
+ *
+ * With a `pacer`, a waiting consumer is woken when the pacer says (at most once per its
+ * window, with the store's other followers), not at every push; an end wakes it at once.
  */
-export class FollowerQueue implements BatchedFollow {
+export class FollowerQueue implements BatchedFollow, Wakeable {
   #items: CallfoldEvent[] = [];
   #wake: (() => void) | undefined;
+  #listener: FollowerListener | undefined;
   #ended = false;
   #error: unknown;
   #closed = false;
@@ -19,6 +35,7 @@ export class FollowerQueue implements BatchedFollow {
   readonly #signal: AbortSignalLike | undefined;
   readonly #abort = () => this.end();
   #start: ((queue: FollowerQueue) => Promise<void>) | undefined;
+  readonly #pacer: FanOutPacer | undefined;
 
   /**
    * `start` runs at the first read, before anything is handed out: the store registers the
@@ -28,8 +45,10 @@ export class FollowerQueue implements BatchedFollow {
     onClose: () => void,
     signal?: AbortSignalLike,
     start?: (queue: FollowerQueue) => Promise<void>,
+    pacer?: FanOutPacer,
   ) {
     this.#onClose = onClose;
+    this.#pacer = pacer;
     this.#signal = signal;
     this.#start = start;
     if (signal?.aborted) this.#ended = true;
@@ -69,13 +88,37 @@ export class FollowerQueue implements BatchedFollow {
     if (this.#ended) return;
     this.#ended = true;
     this.#error = error;
-    this.#notify();
+    this.#pacer?.cancel(this);
+    this.wakeNow();
+  }
+
+  /** The consumer stops: what waits is dropped, `onClose` runs, the listener is not called. */
+  cancel(): void {
+    this.#listener = undefined;
+    this.#close();
   }
 
   #notify(): void {
-    const wake = this.#wake;
-    this.#wake = undefined;
-    wake?.();
+    if (this.#wake === undefined && this.#listener === undefined) return;
+    if (this.#pacer) this.#pacer.schedule(this);
+    else this.wakeNow();
+  }
+
+  /** Hands what waits to the consumer now (the pacer calls it). */
+  wakeNow(): void {
+    const listener = this.#listener;
+    if (!listener) {
+      const wake = this.#wake;
+      this.#wake = undefined;
+      wake?.();
+      return;
+    }
+    if (this.#items.length > 0 && !this.#closed) listener.batch(this.takeAll());
+    if (this.#ended && !this.#closed) {
+      const error = this.#error;
+      this.#close();
+      listener.end(error);
+    }
   }
 
   #close(): void {
@@ -83,29 +126,42 @@ export class FollowerQueue implements BatchedFollow {
     this.#closed = true;
     this.#ended = true;
     this.#items = [];
+    this.#pacer?.cancel(this);
     this.#signal?.removeEventListener('abort', this.#abort);
     this.#onClose();
   }
 
+  async #started(): Promise<void> {
+    const start = this.#start;
+    if (!start) return;
+    this.#start = undefined;
+    if (!this.#ended) {
+      await start(this).catch((error: unknown) => this.end(error ?? new Error('follow failed')));
+    }
+  }
+
+  /**
+   * Push mode: after the store's start, `listener` gets what is ready whenever the queue is
+   * woken (at once, or when the pacer says), and `end` once the follow ends.
+   */
+  listen(listener: FollowerListener): void {
+    void this.#started().then(() => {
+      if (this.#closed) return;
+      this.#listener = listener;
+      this.wakeNow();
+    });
+  }
+
   batches(): AsyncIterator<readonly CallfoldEvent[]> {
     const next = async (): Promise<IteratorResult<readonly CallfoldEvent[]>> => {
-      const start = this.#start;
-      if (start) {
-        this.#start = undefined;
-        if (!this.#ended)
-          await start(this).catch((error: unknown) =>
-            this.end(error ?? new Error('follow failed')),
-          );
-      }
+      await this.#started();
       while (this.#items.length === 0 && !this.#ended) {
         await new Promise<void>((resolve) => {
           this.#wake = resolve;
         });
       }
       if (this.#items.length > 0 && !this.#closed) {
-        const batch = this.#items;
-        this.#items = [];
-        return { done: false, value: batch };
+        return { done: false, value: this.takeAll() };
       }
       const error = this.#error;
       this.#close();

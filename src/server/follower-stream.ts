@@ -1,5 +1,6 @@
 import { encodeSSE } from '../events/sse.js';
 import type { CallfoldEvent } from '../events/types.js';
+import { FollowerQueue } from './follower-queue.js';
 import { isBatchedFollow } from './session-store.js';
 
 export interface FollowerStreamOptions {
@@ -21,6 +22,36 @@ function encode(event: CallfoldEvent): Uint8Array {
   return bytes;
 }
 
+/**
+ * The bytes of the batches encoded lately: followers woken together get equal batches (the
+ * same events, in the same order), which are joined once and the bytes shared by them all.
+ */
+const recent: { events: readonly CallfoldEvent[]; bytes: Uint8Array }[] = [];
+const recentKept = 4;
+const sharedBatchBytes = 64 * 1024;
+
+function sameEvents(a: readonly CallfoldEvent[], b: readonly CallfoldEvent[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+function encodeBatch(events: readonly CallfoldEvent[]): Uint8Array {
+  if (events.length === 1) return encode(events[0] as CallfoldEvent);
+  for (const batch of recent) if (sameEvents(batch.events, events)) return batch.bytes;
+  let length = 0;
+  const chunks = events.map((event) => {
+    const bytes = encode(event);
+    length += bytes.byteLength;
+    return bytes;
+  });
+  const bytes = concat(chunks, length);
+  // A backlog is one follower's; only the small batches of the live fan-out are kept.
+  if (length <= sharedBatchBytes) recent.unshift({ events, bytes });
+  if (recent.length > recentKept) recent.pop();
+  return bytes;
+}
+
 function concat(chunks: readonly Uint8Array[], length: number): Uint8Array {
   if (chunks.length === 1) return chunks[0] as Uint8Array;
   const joined = new Uint8Array(length);
@@ -33,101 +64,224 @@ function concat(chunks: readonly Uint8Array[], length: number): Uint8Array {
 }
 
 /**
- * One follower's SSE body. Whatever the store has ready is encoded into the pending bytes;
- * each read takes all of them as one chunk. The stream has no queue of its own (high-water
- * mark 0): bytes wait in `pending` until the connection asks for more, so a slow
- * connection is seen as pending bytes growing. Past `maxBufferBytes` the follow stops and
- * the stream closes after the pending bytes: the client resumes with `Last-Event-ID`.
- * A comment line (`: ping`) goes out after `heartbeatMs` without a write.
+ * Where a host adapter that can write bytes itself takes a follower's body: `toNodeListener`
+ * writes each chunk to the socket as it is ready, with no stream read per chunk. A key on
+ * the body stream (the same object as `response.body`); a body taken this way is not read
+ * as a stream.
+ */
+export const directBody: unique symbol = Symbol.for('callfold.directBody');
+
+/** A connection a follower's bytes are written to directly. */
+export interface ByteSink {
+  /** Takes a chunk; `false` when the connection's buffer is full (wait for `onDrain`). */
+  write(chunk: Uint8Array): boolean;
+  /** Calls back once when the connection takes more, or closes. */
+  onDrain(callback: () => void): void;
+  /** Every chunk is written: the response ends. */
+  end(): void;
+}
+
+/** Starts writing the body to `sink`; returns what stops it (the connection closed). */
+export type DirectBody = (sink: ByteSink) => () => void;
+
+/** A body stream that may be taken directly (`directBody`). */
+export type FollowerBody = ReadableStream<Uint8Array> & { readonly [directBody]?: DirectBody };
+
+/**
+ * One follower's output: what the store hands out is encoded into pending bytes, which go
+ * to the connection as one chunk whenever it takes more. A slow connection is seen as
+ * pending bytes growing; past `maxBufferBytes` the follow stops and the output ends after
+ * the pending bytes: the client resumes with `Last-Event-ID`. A comment line (`: ping`)
+ * goes out after `heartbeatMs` without a write.
+ */
+class FollowerOutput {
+  #pending: Uint8Array[] = [];
+  #pendingBytes = 0;
+  #ending = false;
+  #failed: unknown;
+  #wrote = false;
+  #heartbeat: ReturnType<typeof setTimeout> | undefined;
+  /** Stream mode: the pull waiting for bytes. */
+  #waiting: (() => void) | undefined;
+  /** Direct mode: the connection, and whether it waits for a drain. */
+  #sink: ByteSink | undefined;
+  #blocked = false;
+  #stopFollow: () => void;
+  readonly #follow: AsyncIterable<CallfoldEvent>;
+  readonly #options: FollowerStreamOptions;
+
+  constructor(follow: AsyncIterable<CallfoldEvent>, options: FollowerStreamOptions) {
+    this.#follow = follow;
+    this.#options = options;
+    this.#stopFollow = () => {};
+  }
+
+  /** Writes to `sink` from now on, instead of being read as a stream. */
+  attach(sink: ByteSink): void {
+    this.#sink = sink;
+    this.#flush();
+  }
+
+  start(): void {
+    this.#beat();
+    const follow = this.#follow;
+    if (follow instanceof FollowerQueue) {
+      this.#stopFollow = () => follow.cancel();
+      follow.listen({
+        batch: (events) => this.#add(encodeBatch(events)),
+        end: (error) => this.#end(error),
+      });
+      return;
+    }
+    const batches = isBatchedFollow(follow)
+      ? follow.batches()
+      : (async function* () {
+          for await (const event of follow) yield [event];
+        })();
+    this.#stopFollow = () => void batches.return?.();
+    void (async () => {
+      let failed: unknown;
+      try {
+        for (;;) {
+          const next = await batches.next();
+          if (next.done || this.#ending) break;
+          if (next.value.length > 0) this.#add(encodeBatch(next.value));
+        }
+      } catch (error) {
+        failed = error;
+      }
+      this.#end(failed);
+    })();
+  }
+
+  #add(bytes: Uint8Array): void {
+    if (this.#ending) return;
+    this.#pending.push(bytes);
+    this.#pendingBytes += bytes.byteLength;
+    this.#wrote = true;
+    if (this.#pendingBytes > this.#options.maxBufferBytes) this.#stop();
+    this.#flush();
+  }
+
+  #end(error: unknown): void {
+    if (error !== undefined) this.#failed = error;
+    this.#stop();
+    this.#flush();
+  }
+
+  /** Ends the follow; the pending bytes still go out. */
+  #stop(): void {
+    if (this.#ending) return;
+    this.#ending = true;
+    clearTimeout(this.#heartbeat);
+    this.#stopFollow();
+  }
+
+  /** The connection closed or the stream was cancelled: nothing more is written. */
+  cancel(): void {
+    this.#stop();
+    this.#pending = [];
+    this.#pendingBytes = 0;
+    this.#sink = undefined;
+    this.#flush();
+  }
+
+  #beat(): void {
+    this.#heartbeat = setTimeout(() => {
+      if (this.#ending) return;
+      if (!this.#wrote) this.#add(ping);
+      this.#wrote = false;
+      this.#beat();
+    }, this.#options.heartbeatMs);
+  }
+
+  /** Everything pending, as one chunk (undefined: nothing pending). */
+  take(): Uint8Array | undefined {
+    if (this.#pending.length === 0) return undefined;
+    const chunk = concat(this.#pending, this.#pendingBytes);
+    this.#pending = [];
+    this.#pendingBytes = 0;
+    return chunk;
+  }
+
+  /** Whether nothing more will come: the stream closes, the response ends. */
+  get done(): boolean {
+    return this.#ending && this.#pending.length === 0;
+  }
+
+  #flush(): void {
+    const sink = this.#sink;
+    if (!sink) {
+      const resolve = this.#waiting;
+      this.#waiting = undefined;
+      resolve?.();
+      return;
+    }
+    if (this.#blocked) return;
+    const chunk = this.take();
+    if (chunk && !sink.write(chunk)) {
+      this.#blocked = true;
+      sink.onDrain(() => {
+        this.#blocked = false;
+        this.#flush();
+      });
+      return;
+    }
+    if (this.done) {
+      this.#sink = undefined;
+      this.#warnFailed();
+      sink.end();
+    }
+  }
+
+  #warnFailed(): void {
+    // A store failure ends the response like an overflow: the client reconnects.
+    if (this.#failed !== undefined) console.warn('callfold: follow failed', this.#failed);
+  }
+
+  /** Stream mode: the next chunk, or undefined once done. */
+  async read(): Promise<Uint8Array | undefined> {
+    while (this.#pending.length === 0 && !this.#ending) {
+      await new Promise<void>((resolve) => {
+        this.#waiting = resolve;
+      });
+    }
+    const chunk = this.take();
+    if (!chunk) this.#warnFailed();
+    return chunk;
+  }
+}
+
+/**
+ * One follower's SSE body: a byte stream (high-water mark 0: bytes wait in the output
+ * until the connection asks for more, each read takes all of them as one chunk), which a
+ * host adapter may instead take directly (`directBody`).
  */
 export function followerStream(
   follow: AsyncIterable<CallfoldEvent>,
   options: FollowerStreamOptions,
-): ReadableStream<Uint8Array> {
-  const batches = isBatchedFollow(follow)
-    ? follow.batches()
-    : (async function* () {
-        for await (const event of follow) yield [event];
-      })();
-  let pending: Uint8Array[] = [];
-  let pendingBytes = 0;
-  let ending = false;
-  let failed: unknown;
-  let waiting: (() => void) | undefined;
-  let heartbeat: ReturnType<typeof setTimeout> | undefined;
-  let wrote = false;
-
-  const wake = () => {
-    const resolve = waiting;
-    waiting = undefined;
-    resolve?.();
-  };
-  const add = (bytes: Uint8Array) => {
-    pending.push(bytes);
-    pendingBytes += bytes.byteLength;
-    wrote = true;
-  };
-  const stop = () => {
-    ending = true;
-    clearTimeout(heartbeat);
-    void batches.return?.();
-    wake();
-  };
-  const beat = () => {
-    heartbeat = setTimeout(() => {
-      if (ending) return;
-      if (!wrote) {
-        add(ping);
-        wake();
-      }
-      wrote = false;
-      beat();
-    }, options.heartbeatMs);
-  };
-
-  const pump = async () => {
-    try {
-      for (;;) {
-        const next = await batches.next();
-        if (next.done || ending) break;
-        for (const event of next.value) add(encode(event));
-        wake();
-        if (pendingBytes > options.maxBufferBytes) break;
-      }
-    } catch (error) {
-      failed = error;
-    }
-    stop();
-  };
-
-  return new ReadableStream<Uint8Array>(
+): FollowerBody {
+  const output = new FollowerOutput(follow, options);
+  const stream = new ReadableStream<Uint8Array>(
     {
       start() {
-        beat();
-        void pump();
+        output.start();
       },
       async pull(controller) {
-        while (pending.length === 0 && !ending) {
-          await new Promise<void>((resolve) => {
-            waiting = resolve;
-          });
-        }
-        if (pending.length > 0) {
-          const chunk = concat(pending, pendingBytes);
-          pending = [];
-          pendingBytes = 0;
-          controller.enqueue(chunk);
-          return;
-        }
-        // A store failure ends the response like an overflow: the client reconnects.
-        if (failed !== undefined) console.warn('callfold: follow failed', failed);
-        controller.close();
+        const chunk = await output.read();
+        if (chunk) controller.enqueue(chunk);
+        else controller.close();
       },
       cancel() {
-        stop();
-        pending = [];
+        output.cancel();
       },
     },
     { highWaterMark: 0 },
   );
+  const direct: DirectBody = (sink) => {
+    output.attach(sink);
+    return () => output.cancel();
+  };
+  Object.defineProperty(stream, directBody, { value: direct });
+  return stream as FollowerBody;
 }

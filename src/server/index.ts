@@ -1,3 +1,4 @@
+export { appendRuns } from './append-runs.js';
 export type { DurableLog } from './durable-log.js';
 export type { LocalStoreOptions } from './local-store.js';
 export { memoryStore } from './memory-store.js';

@@ -1,5 +1,6 @@
 import { isDurableEvent, type SessionEvent, type StreamEvent } from '../events/types.js';
 import { checkPage, type DurableLog } from './durable-log.js';
+import { type FanOutPacer, fanOutPacer } from './fan-out-pacer.js';
 import { FollowerQueue } from './follower-queue.js';
 import { assertSessionId } from './session-id.js';
 import type {
@@ -17,6 +18,14 @@ export interface LocalStoreOptions {
   readonly leaseMs?: number;
   /** How often expired leases are looked for while attempts are live. Default: leaseMs / 4, at most 1 s. */
   readonly sweepMs?: number;
+  /**
+   * Followers are woken at most once per this many ms, each taking everything that arrived
+   * meanwhile as one chunk (see `FanOutPacer`): an event waits at most this long plus the
+   * wake-up, and a busy session costs each follower tens of writes a second, not thousands.
+   * An event after a quiet window goes out at once. 0: every write wakes every follower.
+   * Default 20 ms.
+   */
+  readonly fanOutMs?: number;
 }
 
 interface Attempt {
@@ -105,9 +114,11 @@ export class LocalStore implements SessionStore {
   readonly #sessions = new Map<string, SessionState>();
   #sweep: ReturnType<typeof setTimeout> | undefined;
   #closed = false;
+  readonly #pacer: FanOutPacer | undefined;
 
   constructor(log: DurableLog, options: LocalStoreOptions = {}) {
     this.#log = log;
+    this.#pacer = fanOutPacer(options.fanOutMs);
     this.leaseMs = positive(options.leaseMs ?? 30_000, 'leaseMs');
     this.#sweepMs = positive(options.sweepMs ?? Math.min(1000, this.leaseMs / 4), 'sweepMs');
   }
@@ -250,7 +261,12 @@ export class LocalStore implements SessionStore {
       for (const attempt of state.attempts.values()) replay.push(...attempt.events);
       queue.pushAll([...backlog, ...appended, ...replay]);
     };
-    queue = new FollowerQueue(() => state.followers.delete(queue), options.signal, start);
+    queue = new FollowerQueue(
+      () => state.followers.delete(queue),
+      options.signal,
+      start,
+      this.#pacer,
+    );
     return queue;
   }
 
@@ -285,6 +301,7 @@ export class LocalStore implements SessionStore {
     for (const state of this.#sessions.values()) {
       for (const follower of state.followers) follower.end();
     }
+    this.#pacer?.stop();
     await Promise.all([...this.#sessions.values()].map((state) => state.chain));
     await this.#log.close();
   }

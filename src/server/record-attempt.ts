@@ -1,6 +1,7 @@
 import type { Observable } from 'rxjs';
 import { type CallfoldEvent, isDurableEvent, type StreamEvent } from '../events/types.js';
-import type { SessionStore, UnnumberedEvent } from './session-store.js';
+import { appendRuns } from './append-runs.js';
+import type { SessionStore } from './session-store.js';
 
 export interface RecordAttemptOptions {
   /** How often live attempts' leases are renewed while the source is open. Default: the store's leaseMs / 3. */
@@ -11,9 +12,9 @@ export interface RecordAttemptOptions {
  * Pipes an adapter's events into a store and resolves when they are all written.
  *
  * 1. Durable events are appended in order (the store renumbers them: their own `seq` and
- *    `at` are dropped); stream events are made live. Everything that arrives while a write
- *    is in flight goes in the next write, so a fast source costs one store call per run of
- *    one family, not one per event.
+ *    `at` are dropped); stream events are made live (`appendRuns`). Everything that arrives
+ *    while a write is in flight goes in the next write, so a fast source costs one store
+ *    call per run of one family, not one per event.
  * 2. While the source is open, the lease of every attempt it has streamed and not settled is
  *    renewed every `renewMs`; if this process dies, the store settles them once the lease
  *    runs out.
@@ -51,28 +52,12 @@ export function recordAttempt(
     };
 
     const write = async (events: readonly CallfoldEvent[]) => {
-      let run: CallfoldEvent[] = [];
-      const flush = async () => {
-        if (run.length === 0) return;
-        const batch = run;
-        run = [];
-        if (isDurableEvent(batch[0] as CallfoldEvent)) {
-          await store.append(sessionId, batch.map(unnumbered));
-        } else {
-          await store.live(sessionId, batch as StreamEvent[]);
-        }
-      };
       for (const event of events) {
-        if (run.length > 0 && isDurableEvent(run[0] as CallfoldEvent) !== isDurableEvent(event)) {
-          await flush();
-        }
-        run.push(event);
-        if (!isDurableEvent(event)) {
-          if (event.type === 'stream/settle') open.delete(event.attemptId);
-          else open.add(event.attemptId);
-        }
+        if (isDurableEvent(event)) continue;
+        if (event.type === 'stream/settle') open.delete(event.attemptId);
+        else open.add(event.attemptId);
       }
-      await flush();
+      await appendRuns(store, sessionId, events);
     };
 
     const drain = (): Promise<void> => {
@@ -122,9 +107,4 @@ export function recordAttempt(
     });
     if (finished) subscription.unsubscribe();
   });
-}
-
-function unnumbered(event: CallfoldEvent): UnnumberedEvent {
-  const { seq: _seq, at: _at, ...rest } = event as CallfoldEvent & { seq?: number; at?: number };
-  return rest as UnnumberedEvent;
 }

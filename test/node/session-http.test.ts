@@ -2,6 +2,7 @@
  * The server over real HTTP: node:http + toNodeListener + sessionHandler + memoryStore, read
  * by followSession and loadHistory through Node's fetch.
  */
+import { request as httpRequest } from 'node:http';
 import { connect } from 'node:net';
 import { describe, it } from 'node:test';
 import { expect } from 'chai';
@@ -169,6 +170,74 @@ describe('sessions over HTTP', () => {
       await http.close();
       await store.close();
     }
+  });
+
+  it('toNodeListener writes a paced burst as a few HTTP chunks per follower, every event once and in order (negative control: fanOutMs 0 writes about one chunk per event)', async () => {
+    const writes = 60;
+    const chunksPerFollower = async (fanOutMs: number) => {
+      const store = memoryStore({ fanOutMs });
+      const http = await serveSessions(store);
+      try {
+        const followers = await Promise.all(
+          Array.from(
+            { length: 3 },
+            () =>
+              new Promise<{ chunks: () => number; text: () => string; close: () => void }>(
+                (resolve) => {
+                  let chunks = 0;
+                  let text = '';
+                  const req = httpRequest(
+                    `${http.base}s`,
+                    { headers: { accept: 'text/event-stream' } },
+                    (response) => {
+                      // One 'data' event per HTTP chunk the server wrote.
+                      response.on('data', (chunk: Buffer) => {
+                        chunks++;
+                        text += chunk.toString('utf8');
+                      });
+                      resolve({
+                        chunks: () => chunks,
+                        text: () => text,
+                        close: () => req.destroy(),
+                      });
+                    },
+                  );
+                  req.end();
+                },
+              ),
+          ),
+        );
+        await sleep(20);
+        for (let k = 0; k < writes; k++) {
+          await store.live('s', [
+            {
+              type: 'stream/tool-call-delta',
+              attemptId: 'a',
+              block: 0,
+              callId: 'a:0',
+              args: `<${k}>`,
+            },
+          ]);
+          await sleep(0);
+        }
+        await waitFor(
+          () => followers.every((f) => f.text().includes(`<${writes - 1}>`)),
+          10_000,
+          'every follower to read the burst',
+        );
+        for (const f of followers) {
+          const seen = [...f.text().matchAll(/<(\d+)>/g)].map((match) => Number(match[1]));
+          expect(seen).to.deep.equal(Array.from({ length: writes }, (_, k) => k));
+          f.close();
+        }
+        return followers.map((f) => f.chunks());
+      } finally {
+        await http.close();
+        await store.close();
+      }
+    };
+    for (const chunks of await chunksPerFollower(1000)) expect(chunks).to.be.within(1, 4);
+    for (const chunks of await chunksPerFollower(0)) expect(chunks).to.be.above(writes / 2);
   });
 
   it('an idle follower whose connection closes ends its follow in the store (toNodeListener cancels the body; the Request carries no signal)', async () => {

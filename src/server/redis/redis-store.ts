@@ -6,6 +6,7 @@ import {
   type StreamEvent,
 } from '../../events/types.js';
 import { checkPage } from '../durable-log.js';
+import { type FanOutPacer, fanOutPacer } from '../fan-out-pacer.js';
 import { FollowerQueue } from '../follower-queue.js';
 import { assertSessionId } from '../session-id.js';
 import type {
@@ -29,6 +30,8 @@ export type RedisStoreOptions = ({ readonly url: string } | { readonly client: R
   readonly feedMax?: number;
   /** How long one blocking read waits before it is reissued. Default 5000 ms. */
   readonly blockMs?: number;
+  /** Followers are woken at most once per this many ms (as `memoryStore`'s). Default 20 ms; 0: at every read. */
+  readonly fanOutMs?: number;
 };
 
 interface Waiting {
@@ -83,6 +86,7 @@ class RedisStore implements SessionStore {
   readonly #blockMs: number;
   readonly #scripts = new Map<string, string>();
   readonly #tails = new Map<string, Tail>();
+  readonly #pacer: FanOutPacer | undefined;
   readonly #sweep: ReturnType<typeof setInterval>;
   #readerId: number | undefined;
   #reading = false;
@@ -102,6 +106,7 @@ class RedisStore implements SessionStore {
     this.leaseMs = options.leaseMs ?? 30_000;
     this.#feedMax = options.feedMax ?? 100_000;
     this.#blockMs = options.blockMs ?? 5000;
+    this.#pacer = fanOutPacer(options.fanOutMs);
     const sweepMs = options.sweepMs ?? Math.min(1000, this.leaseMs / 4);
     if (!(this.leaseMs > 0 && sweepMs > 0)) throw new RangeError('leaseMs and sweepMs must be > 0');
     this.#sweep = setInterval(() => {
@@ -265,6 +270,7 @@ class RedisStore implements SessionStore {
       },
       options.signal,
       start,
+      this.#pacer,
     );
     (waiting as { queue: FollowerQueue }).queue = queue;
     return queue;
@@ -373,6 +379,7 @@ class RedisStore implements SessionStore {
       for (const follower of tail.followers) follower.queue.end();
     }
     this.#tails.clear();
+    this.#pacer?.stop();
     this.#interrupt();
     this.#reader.disconnect();
     if (this.#owned) await this.#redis.quit().catch(() => {});
