@@ -58,18 +58,28 @@ const ALLOWED = {
   'elements/internal': ['elements', 'src/index.ts'],
 };
 
-/** The layer of a path relative to the root: a folder of src/, src/index.ts, or elements. */
+/**
+ * The layer of a path relative to the root: a folder of src/, src/index.ts, or elements.
+ * @param {string} path
+ * @returns {string}
+ */
 export function layerOf(path) {
   const parts = path.split(/[\\/]/);
   if (parts[0] === 'src')
     return parts.length > 2 ? `src/${parts[1]}` : `src/${parts[1]}`.replace(/\.js$/, '.ts');
   if (parts[0] === 'elements')
     return parts[1] === 'internal' && parts.length > 2 ? 'elements/internal' : 'elements';
-  return parts[0];
+  return parts[0] ?? path;
 }
 
 const IMPORT = /\bfrom\s*['"](\.{1,2}\/[^'"]+)['"]|\bimport\s*\(?\s*['"](\.{1,2}\/[^'"]+)['"]/g;
 
+/**
+ * The source files under `root`/`dir`, as paths relative to `root`.
+ * @param {string} root
+ * @param {string} dir
+ * @returns {Generator<string>}
+ */
 function* sources(root, dir) {
   for (const entry of readdirSync(join(root, dir), { withFileTypes: true })) {
     const path = join(dir, entry.name);
@@ -78,7 +88,10 @@ function* sources(root, dir) {
   }
 }
 
-/** Every forbidden import under `root`, as "file: imports target (layer → layer)". */
+/**
+ * Every forbidden import under `root`, as "file: imports target (layer → layer)".
+ * @param {string} root
+ */
 export function forbiddenImports(root) {
   const problems = [];
   const edges = new Map();

@@ -37,8 +37,12 @@ const examples = join(repository, 'examples/frameworks');
 const tarball = join(repository, '.build-pack/callfold.tgz');
 const apps = ['vanilla', 'vue', 'svelte', 'react', 'angular'];
 
+/** @type {string | undefined} */
 let scratch;
+/** The copy of examples/frameworks the apps are installed and built in. */
+/** @type {string} */
 let workspace;
+/** @type {import('puppeteer-core').Browser | undefined} */
 let browser;
 
 before(
@@ -74,9 +78,13 @@ after(async () => {
   if (scratch) rmSync(scratch, { recursive: true, force: true });
 });
 
+/** @type {Record<string, string>} */
 const types = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css' };
 
-/** Serves a built app's files on a free loopback port. */
+/**
+ * Serves a built app's files on a free loopback port.
+ * @param {string} dir
+ */
 async function serve(dir) {
   const server = createServer((request, response) => {
     const path = new URL(request.url ?? '/', 'http://x').pathname;
@@ -89,7 +97,8 @@ async function serve(dir) {
       response.writeHead(404).end();
       return;
     }
-    response.writeHead(200, { 'content-type': types[extname(file)] ?? 'application/octet-stream' });
+    const type = Object.hasOwn(types, extname(file)) ? types[extname(file)] : undefined;
+    response.writeHead(200, { 'content-type': type ?? 'application/octet-stream' });
     response.end(readFileSync(file));
   });
   await new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(undefined)));
@@ -114,9 +123,13 @@ for (const app of apps) {
     if (scripts.typecheck) run(npm, ['run', 'typecheck'], dir);
     run(npm, ['run', 'build'], dir);
     const { server, url } = await serve(join(dir, 'dist'));
+    if (!browser) throw new Error('Chromium did not start');
     const page = await browser.newPage();
+    /** @type {string[]} */
     const errors = [];
-    page.on('pageerror', (error) => errors.push(error.message));
+    page.on('pageerror', (error) =>
+      errors.push(error instanceof Error ? error.message : String(error)),
+    );
     page.on('console', (message) => {
       if (message.type() === 'error' || message.type() === 'warn') errors.push(message.text());
     });
@@ -130,7 +143,10 @@ for (const app of apps) {
         `(${rowsOf})().map((row) => row.shadowRoot.querySelector('[part~="path"]')?.textContent.trim())`,
       );
       assert.deepEqual(titles, ['README.md', 'src/greeting.ts']);
-      assert.equal(await page.$eval('output#opened', (node) => node.textContent), '');
+      assert.equal(
+        await page.$eval('output#opened', (/** @type {Element} */ node) => node.textContent),
+        '',
+      );
       await page.evaluate(`(${rowsOf})()[1].shadowRoot.querySelector('[part~="path"]').click()`);
       await page.waitForFunction(
         () => document.querySelector('output#opened')?.textContent === 'src/greeting.ts',
@@ -148,7 +164,10 @@ for (const app of apps) {
   });
 }
 
-/** A Svelte component binding a number to `<tool-row node>`, with or without the typings. */
+/**
+ * A Svelte component binding a number to `<tool-row node>`, with or without the typings.
+ * @param {boolean} optIn
+ */
 const svelteNegative = (optIn) => `<script lang="ts">
 import 'callfold/elements/tool-row';
 ${optIn ? "import type {} from 'callfold/elements/svelte';\n" : ''}</script>
@@ -164,6 +183,7 @@ test('Svelte 5: a wrong property type fails svelte-check for its type; without c
     JSON.stringify({ extends: './tsconfig.json', include: ['negative/**/*.svelte'] }),
   );
   const bin = join(workspace, 'node_modules/svelte-check/bin/svelte-check');
+  /** @param {boolean} optIn */
   const check = (optIn) => {
     writeFileSync(join(dir, 'negative/Negative.svelte'), svelteNegative(optIn));
     const result = spawnSync(
@@ -229,6 +249,7 @@ test("Angular 20: the README's recipe typechecks with strictTemplates; (tool-ope
     files.push(file);
   }
   const bin = join(workspace, 'node_modules/@angular/compiler-cli/bundles/src/bin/ngc.js');
+  /** @param {boolean} strictDomEventTypes */
   const check = (strictDomEventTypes) => {
     writeFileSync(
       join(dir, 'tsconfig.negative.json'),

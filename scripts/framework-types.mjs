@@ -14,15 +14,38 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
+/**
+ * The parts of custom-elements.json (schema 1.0.0) read here.
+ * @typedef {{ kind: string, name: string, static?: boolean, readonly?: boolean,
+ *   privacy?: string, description?: string }} Member
+ * @typedef {{ name: string, fieldName?: string }} Attribute
+ * @typedef {{ name: string, description?: string }} ElementEvent
+ * @typedef {{ name: string, customElement?: boolean, tagName?: string, summary?: string,
+ *   members?: Member[], attributes?: Attribute[], events?: ElementEvent[] }} Declaration
+ * @typedef {{ kind: string, name: string, declaration: { name: string } }} Export
+ * @typedef {{ modules: { exports?: Export[], declarations?: Declaration[] }[] }} Manifest
+ */
+/**
+ * One element as the generators write it.
+ * @typedef {{ tag: string, className: string, summary: string, properties: Member[],
+ *   attributes: Attribute[], events: ElementEvent[] }} Element
+ */
+
 const repository = fileURLToPath(new URL('..', import.meta.url));
 const outDir = join(repository, 'dist/elements');
 
-/** What the manifest says about each element, in tag order. */
+/**
+ * What the manifest says about each element, in tag order.
+ * @param {Manifest} manifest
+ * @returns {Element[]}
+ */
 export function elementsOf(manifest) {
+  /** @type {Map<string, string>} */
   const tags = new Map();
   for (const mod of manifest.modules)
     for (const exp of mod.exports ?? [])
       if (exp.kind === 'custom-element-definition') tags.set(exp.declaration.name, exp.name);
+  /** @type {Element[]} */
   const elements = [];
   for (const mod of manifest.modules)
     for (const declaration of mod.declarations ?? []) {
@@ -54,20 +77,28 @@ export function elementsOf(manifest) {
   return elements.sort((a, b) => a.tag.localeCompare(b.tag));
 }
 
+/** @type {(text: string | undefined, indent: string) => string} */
 const doc = (text, indent) =>
   text ? `${indent}/** ${text.replace(/\*\//g, '*\\/').replace(/\s*\n\s*/g, ' ')} */\n` : '';
+/** @type {(name: string) => string} */
 const quote = (name) => (/^[A-Za-z_$][\w$]*$/.test(name) ? name : `'${name}'`);
+/** @type {(framework: string, optIn: string) => string} */
 const header = (framework, optIn) =>
   `// Generated from custom-elements.json by scripts/framework-types.mjs: do not edit.
 // ${framework} typings for <tool-row>, <tool-group> and <tool-timeline>. Opt in once:
 //   ${optIn}
 `;
 
+/** @param {readonly Element[]} elements */
 function classImports(elements) {
   return `import type { ${elements.map((e) => e.className).join(', ')} } from './classes.js';\n`;
 }
 
-/** Properties (and differently named attributes) of one element, as optional members. */
+/**
+ * Properties (and differently named attributes) of one element, as optional members.
+ * @param {Element} element
+ * @param {string} indent
+ */
 function propertyMembers(element, indent) {
   let out = '';
   for (const p of element.properties)
@@ -77,6 +108,7 @@ function propertyMembers(element, indent) {
   return out;
 }
 
+/** @param {readonly Element[]} elements */
 function react(elements) {
   let out = header('React 19 JSX', "import type {} from 'callfold/elements/react';");
   out += `import type { DetailedHTMLProps, HTMLAttributes } from 'react';\n${classImports(elements)}`;
@@ -100,6 +132,7 @@ declare module 'react' {
   return out;
 }
 
+/** @param {readonly Element[]} elements */
 function vue(elements) {
   let out = header(
     'Vue 3 template (vue-tsc, Volar)',
@@ -135,6 +168,7 @@ declare module 'vue' {
   return out;
 }
 
+/** @param {readonly Element[]} elements */
 function svelte(elements) {
   let out = header('Svelte 5 (svelte-check)', "import type {} from 'callfold/elements/svelte';");
   out += `import type { HTMLAttributes } from 'svelte/elements';\n${classImports(elements)}`;

@@ -34,6 +34,22 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { seeded } from './seeded-random.mjs';
 
+/** @typedef {import('../src/events/types.js').CallfoldEvent} CallfoldEvent */
+/** @typedef {import('../src/events/types.js').MessageBlock} MessageBlock */
+/** @typedef {import('../src/events/types.js').StopReason} StopReason */
+/** @typedef {import('../src/providers/session.js').UnnumberedEvent} UnnumberedEvent */
+/** @typedef {[low: number, high: number] | (() => number)} Pace ms between fragments */
+/** @typedef {{ name: string, args: object, pieces?: string[], pace?: Pace }} Call */
+/** @typedef {{ name: string, callId: string, block: number, argsText: string, pieces: string[], pace: Pace }} CallStream */
+/** @typedef {{ input?: 'text', executor?: 'provider' }} CallShape */
+/** @typedef {{ callId: string, name: string, argsText: string, shape?: CallShape }} Dispatched */
+/**
+ * A part of `respondBlocks`: text, or a call (JSON `args`, or free-form `text`).
+ * @typedef {{ name?: undefined, text: string }
+ *   | { name: string, args?: object, input?: 'text', text?: string, executor?: 'provider',
+ *       pieces?: [min: number, max: number], limit?: number, after?: number, output?: unknown }} Part
+ */
+
 const { values: options } = parseArgs({
   options: {
     kib: { type: 'string', default: '512' },
@@ -74,7 +90,10 @@ const notes = [
 ];
 const nouns = ['greeting', 'salutation', 'welcome', 'banner', 'caption', 'farewell'];
 
-/** A TypeScript module of exactly `bytes` UTF-8 bytes, with quotes, backslashes and non-ASCII text. */
+/**
+ * A TypeScript module of exactly `bytes` UTF-8 bytes, with quotes, backslashes and non-ASCII text.
+ * @param {number} bytes
+ */
 function tableModule(bytes) {
   const header = `/**
  * greetings/table.ts: one greeting per supported locale, and the helpers that pick one.
@@ -92,6 +111,7 @@ export const TABLE: readonly Greeting[] = [
 ${locales.map(([l, i, f, s]) => `  { locale: '${l}', informal: '${i}', formal: "${f}", separator: '${s}' },`).join('\n')}
 ];
 `;
+  /** @type {((i: number, noun: string) => string)[]} */
   const blocks = [
     (i, noun) => `
 /** ${pick(notes)} */
@@ -137,8 +157,14 @@ export const ${noun}Config${i} = {
 
 // ── Streaming helpers ───────────────────────────────────────────────────────────────────
 
-/** Fragments of 1..max UTF-16 units (at least min), never inside a surrogate pair. */
+/**
+ * Fragments of 1..max UTF-16 units (at least min), never inside a surrogate pair.
+ * @param {string} text
+ * @param {number} min
+ * @param {number} max
+ */
 function fragments(text, min, max) {
+  /** @type {string[]} */
   const out = [];
   for (let at = 0; at < text.length; ) {
     let end = Math.min(text.length, at + between(min, max));
@@ -150,16 +176,27 @@ function fragments(text, min, max) {
   return out;
 }
 
-/** A word and the space before it, as models stream prose. */
+/**
+ * A word and the space before it, as models stream prose.
+ * @param {string} text
+ */
 const words = (text) => text.match(/\s*\S+/gu) ?? [];
 
-/** Interleaves lists, taking 1–3 items from a random open list at a time. */
+/**
+ * Interleaves lists, taking 1–3 items from a random open list at a time.
+ * @template T
+ * @param {readonly (readonly T[])[]} lists
+ * @returns {T[]}
+ */
 function interleave(lists) {
   const queues = lists.map((list) => [...list]);
+  /** @type {T[]} */
   const out = [];
   while (queues.some((q) => q.length > 0)) {
     const queue = pick(queues.filter((q) => q.length > 0));
-    for (let n = between(1, 3); n > 0 && queue.length > 0; n--) out.push(queue.shift());
+    for (let n = between(1, 3); n > 0 && queue.length > 0; n--) {
+      out.push(/** @type {T} */ (queue.shift()));
+    }
   }
   return out;
 }
@@ -168,11 +205,16 @@ function interleave(lists) {
 
 /** The session's wall clock at its start: durable events carry `at` as a Session stamps it. */
 const EPOCH = Date.UTC(2026, 10, 30, 9, 0, 0);
+/** @type {{ at: number, event: CallfoldEvent }[]} */
 const lines = [];
 let seq = 0;
 let clock = 0;
+/** @param {CallfoldEvent} event */
 const emit = (event) => lines.push({ at: Math.round(clock), event });
-const record = (event) => emit({ ...event, seq: ++seq, at: EPOCH + Math.round(clock) });
+/** @param {UnnumberedEvent} event */
+const record = (event) =>
+  emit(/** @type {CallfoldEvent} */ ({ ...event, seq: ++seq, at: EPOCH + Math.round(clock) }));
+/** @param {number} ms */
 const wait = (ms) => {
   clock += ms;
 };
@@ -182,12 +224,18 @@ const wait = (ms) => {
  * sized fragments) at its `pace` (ms between fragments: a range, or a function); `parallel`
  * calls name themselves in order, then their fragments interleave. `cutAfter` (ms after the
  * calls start) cuts the stream: it settles with no records. Returns the dispatched calls.
- * @param {{ attemptId: string, reasoning?: string, text?: string, calls?: any[], parallel?: boolean, cutAfter?: number }} response
+ * @param {{ attemptId: string, reasoning?: string, text: string, calls?: Call[], parallel?: boolean, cutAfter?: number }} response
+ * @returns {CallStream[]}
  */
 function respond({ attemptId, reasoning, text, calls = [], parallel = false, cutAfter }) {
   const messageId = id('msg_01', 22);
+  /** @type {MessageBlock[]} */
   const blocks = [];
   let block = 0;
+  /**
+   * @param {string} value
+   * @param {boolean} isReasoning
+   */
   const prose = (value, isReasoning) => {
     for (const word of words(value)) {
       wait(between(18, 42));
@@ -207,6 +255,8 @@ function respond({ attemptId, reasoning, text, calls = [], parallel = false, cut
   prose(text, false);
 
   const streams = calls.map((call) => {
+    /** @type {Pace} */
+    const pace = call.pace ?? [12, 30];
     const argsText = JSON.stringify(call.args);
     return {
       name: call.name,
@@ -214,19 +264,25 @@ function respond({ attemptId, reasoning, text, calls = [], parallel = false, cut
       block: block++,
       argsText,
       pieces: call.pieces ?? fragments(argsText, 1, 7),
-      pace: call.pace ?? [12, 30],
+      pace,
     };
   });
   const cut = cutAfter === undefined ? Number.POSITIVE_INFINITY : clock + cutAfter;
+  /**
+   * @param {CallStream} stream
+   * @param {string} args
+   * @param {string} [name]
+   */
   const delta = (stream, args, name) => {
-    const event = {
+    const event = /** @type {const} */ ({
       type: 'stream/tool-call-delta',
       attemptId,
       block: stream.block,
       callId: stream.callId,
-    };
+    });
     emit(name === undefined ? { ...event, args } : { ...event, name, args });
   };
+  /** @param {CallStream} stream */
   const ending = (stream) => {
     wait(3);
     emit({
@@ -237,7 +293,10 @@ function respond({ attemptId, reasoning, text, calls = [], parallel = false, cut
       text: stream.argsText,
     });
   };
-  /** Streams the pieces in order; false when the cut came first. */
+  /**
+   * Streams the pieces in order; false when the cut came first.
+   * @param {readonly { stream: CallStream, piece: string, pace: Pace, last: boolean }[]} items
+   */
   const play = (items) => {
     for (const item of items) {
       wait(typeof item.pace === 'function' ? item.pace() : between(...item.pace));
@@ -247,6 +306,7 @@ function respond({ attemptId, reasoning, text, calls = [], parallel = false, cut
     }
     return true;
   };
+  /** @param {CallStream} stream */
   const items = (stream) =>
     stream.pieces.map((piece, i) => ({
       stream,
@@ -284,6 +344,7 @@ function respond({ attemptId, reasoning, text, calls = [], parallel = false, cut
       argsText: stream.argsText,
     });
   }
+  /** @type {StopReason} */
   const stopReason = streams.length > 0 ? 'tool-calls' : 'end';
   record({ type: 'assistant/message', messageId, attemptId, blocks, stopReason });
   for (const stream of streams) {
@@ -301,10 +362,14 @@ function respond({ attemptId, reasoning, text, calls = [], parallel = false, cut
  * call's `pieces` is its fragment size range (default 1–7 units). `limit` on the last call
  * cuts the response there, as a token limit does: it ends with stopReason `length`, the call's
  * tool-use block is `incomplete` and it is never dispatched. Returns the dispatched calls.
+ * @param {{ attemptId: string, parts: readonly Part[] }} response
+ * @returns {Dispatched[]}
  */
 function respondBlocks({ attemptId, parts }) {
   const messageId = id('msg_01', 22);
+  /** @type {MessageBlock[]} */
   const blocks = [];
+  /** @type {Dispatched[]} */
   const dispatched = [];
   let block = 0;
   let cut = false;
@@ -323,8 +388,9 @@ function respondBlocks({ attemptId, parts }) {
     }
     const free = part.input === 'text';
     const provider = part.executor === 'provider';
-    const argsText = free ? part.text : JSON.stringify(part.args);
+    const argsText = free ? (part.text ?? '') : JSON.stringify(part.args);
     const callId = id(provider ? 'srvtoolu_01' : 'toolu_01', 22);
+    /** @type {CallShape} */
     const shape = {
       ...(free ? { input: 'text' } : {}),
       ...(provider ? { executor: 'provider' } : {}),
@@ -366,7 +432,7 @@ function respondBlocks({ attemptId, parts }) {
     block += 1;
     if (provider) {
       record({ type: 'tool/call', callId, name: part.name, args: argsText, ...shape });
-      wait(part.after);
+      wait(part.after ?? 0);
       record({ type: 'tool/result', callId, output: part.output, executor: 'provider' });
     } else if (!cut) {
       dispatched.push({ callId, name: part.name, argsText, shape });
@@ -374,6 +440,7 @@ function respondBlocks({ attemptId, parts }) {
     if (cut) break;
   }
   wait(between(20, 60));
+  /** @type {StopReason} */
   const stopReason = cut ? 'length' : dispatched.length > 0 ? 'tool-calls' : 'end';
   record({ type: 'assistant/message', messageId, attemptId, blocks, stopReason });
   for (const call of dispatched) {
@@ -389,10 +456,18 @@ function respondBlocks({ attemptId, parts }) {
   return dispatched;
 }
 
-/** The host's results, each `after` ms after dispatch, in time order. */
+/**
+ * The host's results, each `after` ms after dispatch, in time order.
+ * @param {readonly { callId: string }[]} dispatched
+ * @param {readonly { after: number, output: unknown, isError?: boolean }[]} outputs
+ */
 function results(dispatched, outputs) {
   const start = clock;
-  const timed = dispatched.map((call, i) => ({ call, ...outputs[i] }));
+  const timed = dispatched.map((call, i) => {
+    const outcome = outputs[i];
+    if (outcome === undefined) throw new Error(`no result given for call ${call.callId}`);
+    return { call, ...outcome };
+  });
   timed.sort((a, b) => a.after - b.after);
   for (const { call, after, output, isError } of timed) {
     clock = start + after;
@@ -404,7 +479,11 @@ function results(dispatched, outputs) {
   }
 }
 
-/** A write's pace: `seconds` for all its fragments, with bursts like a real network. */
+/**
+ * A write's pace: `seconds` for all its fragments, with bursts like a real network.
+ * @param {number} count
+ * @param {number} seconds
+ */
 function spread(count, seconds) {
   const gaps = Array.from({ length: count }, () => -Math.log(1 - random()));
   const scale = (seconds * 1000) / gaps.reduce((sum, gap) => sum + gap, 0);

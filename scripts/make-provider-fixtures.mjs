@@ -106,7 +106,10 @@ const sentences = [
   'Grüß Gott, İyi günler and ¡Hola! all need their own capitalisation rules.',
 ];
 
-/** A TypeScript module of exactly `bytes` UTF-8 bytes. */
+/**
+ * A TypeScript module of exactly `bytes` UTF-8 bytes.
+ * @param {number} bytes
+ */
 function moduleText(bytes) {
   const header = '/**\n * greetings/table.ts: one greeting per supported locale.\n */\n\n';
   const parts = [header];
@@ -147,8 +150,11 @@ function moduleText(bytes) {
  * Fragments of `text` of 1–`max` UTF-16 units (at least `max / 8`), never inside a surrogate
  * pair. Small calls stream token by token (max 6); the large Write in batches of several
  * tokens (max 96), as Anthropic and OpenAI batch long arguments, which keeps the fixtures small.
+ * @param {string} text
+ * @param {number} max
  */
 function fragments(text, max) {
+  /** @type {string[]} */
   const out = [];
   for (let start = 0; start < text.length; ) {
     let end = Math.min(text.length, start + between(Math.max(1, max >> 3), max));
@@ -160,7 +166,10 @@ function fragments(text, max) {
   return out;
 }
 
-/** Word-sized fragments of prose: a word and the space before it, as models stream text. */
+/**
+ * Word-sized fragments of prose: a word and the space before it, as models stream text.
+ * @param {string} text
+ */
 function words_(text) {
   return text.match(/\s*\S+/gu) ?? [];
 }
@@ -188,20 +197,31 @@ const turn = {
   ],
 };
 
-/** A call's argument text, as a model writes it (compact JSON) and its fragments. */
+/**
+ * A call's argument text, as a model writes it (compact JSON) and its fragments.
+ * @param {object} args
+ * @param {number} max
+ */
 function streamedArgs(args, max) {
   const text = JSON.stringify(args);
   return { text, pieces: fragments(text, max) };
 }
 
-/** Interleaves lists of items, taking 1–3 items from a random list at a time. */
+/**
+ * Interleaves lists of items, taking 1–3 items from a random list at a time.
+ * @template T
+ * @param {readonly (readonly T[])[]} lists
+ * @returns {T[]}
+ */
 function interleave(lists) {
   const queues = lists.map((list) => [...list]);
+  /** @type {T[]} */
   const out = [];
   while (queues.some((q) => q.length > 0)) {
     const open = queues.filter((q) => q.length > 0);
     const queue = pick(open);
-    for (let n = between(1, 3); n > 0 && queue.length > 0; n--) out.push(queue.shift());
+    for (let n = between(1, 3); n > 0 && queue.length > 0; n--)
+      out.push(/** @type {T} */ (queue.shift()));
   }
   return out;
 }

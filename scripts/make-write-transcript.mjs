@@ -73,9 +73,13 @@ const prose = [
   'The separator after the greeting follows the locale: a comma in most, none in Japanese.',
 ];
 
-/** `count` distinct sentences as JSDoc lines. */
+/**
+ * `count` distinct sentences as JSDoc lines.
+ * @param {number} count
+ */
 function paragraph(count) {
   const pool = [...prose];
+  /** @type {string[]} */
   const lines = [];
   for (let i = 0; i < count; i++)
     lines.push(` * ${pool.splice(between(0, pool.length - 1), 1)[0]}`);
@@ -103,6 +107,7 @@ const SPACES = /\\s+/g;
 
 `;
 
+/** @type {((i: number, noun: string, verb: string) => string)[]} */
 const blocks = [
   (i, noun, verb) => `/**
 ${paragraph(between(1, 3))}
@@ -166,11 +171,15 @@ export function ${verb}${capitalize(noun)}ForHour${i}(hour: number, locale: stri
 `,
 ];
 
+/** @param {string} word */
 function capitalize(word) {
-  return word[0].toUpperCase() + word.slice(1);
+  return word.charAt(0).toUpperCase() + word.slice(1);
 }
 
-/** A module of exactly `bytes` UTF-8 bytes: whole blocks, then comment lines to fill. */
+/**
+ * A module of exactly `bytes` UTF-8 bytes: whole blocks, then comment lines to fill.
+ * @param {number} bytes
+ */
 function content(bytes) {
   const footer = '\nexport default GREETINGS;\n';
   const limit = bytes - Buffer.byteLength(footer) - 8;
@@ -192,8 +201,12 @@ function content(bytes) {
   return text;
 }
 
-/** Cuts text into 8–64 unit fragments, never between the halves of a surrogate pair. */
+/**
+ * Cuts text into 8–64 unit fragments, never between the halves of a surrogate pair.
+ * @param {string} text
+ */
 function fragments(text) {
+  /** @type {string[]} */
   const out = [];
   for (let at = 0; at < text.length; ) {
     let end = Math.min(text.length, at + between(8, 64));

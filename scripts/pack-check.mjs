@@ -22,8 +22,14 @@ import { env, npm, run } from './run-command.mjs';
 
 const repository = fileURLToPath(new URL('..', import.meta.url));
 
+/** The scratch folder of the consumer projects (removed at the end). */
+/** @type {string | undefined} */
 let scratch;
+/** The consumer project the tarball is installed in. */
+/** @type {string} */
 let project;
+/** The packed tarball and the paths of the files it holds. */
+/** @type {{ tarball: string, files: string[] }} */
 let packed;
 
 /** The packed tarball stays here for the example apps' check (scripts/examples-check.mjs). */
@@ -54,7 +60,7 @@ before(
     copyFileSync(join(tarballDir, report.filename), join(tarballDir, 'callfold.tgz'));
     packed = {
       tarball: join(tarballDir, report.filename),
-      files: report.files.map((file) => file.path),
+      files: report.files.map((/** @type {{ path: string }} */ file) => file.path),
     };
 
     project = join(scratch, 'consumer');
@@ -102,7 +108,9 @@ test('the published code carries no dev-mode instrumentation: no DEV_MODE guard,
   const index = readFileSync(join(repository, 'src/arguments/argument-index.ts'), 'utf8');
   assert.match(index, /if \(DEV_MODE\) argumentProbe\.scanned/);
   const installed = join(project, 'node_modules', 'callfold', 'dist');
+  /** @type {string[]} */
   const carrying = [];
+  /** @param {string} dir */
   const walk = (dir) => {
     for (const entry of readdirSync(dir, { withFileTypes: true })) {
       const path = join(dir, entry.name);
@@ -277,14 +285,20 @@ test('npm publish --dry-run is clean (no warning but the missing login)', () => 
   assert.deepEqual(warnings, []);
 });
 
-/** The README's ```ts blocks marked `<!-- typecheck -->` (browser) or `<!-- tested -->` (Node). */
+/**
+ * The README's fenced blocks under a marker line: e.g. `<!-- typecheck -->` (browser) or
+ * `<!-- tested -->` (Node) before a ```ts block.
+ * @param {Record<string, string>} markers the fence's language by marker line
+ * @returns {{ line: number, code: string }[]}
+ */
 function readmeBlocks(markers) {
   const lines = readFileSync(join(repository, 'README.md'), 'utf8').split('\n');
+  /** @type {{ line: number, code: string }[]} */
   const blocks = [];
   for (let i = 1; i < lines.length; i++) {
     const marker = (lines[i - 1] ?? '').trim();
     const fence = (lines[i] ?? '').trim();
-    const language = markers[marker];
+    const language = Object.hasOwn(markers, marker) ? markers[marker] : undefined;
     if (!language || fence !== `\`\`\`${language}`) continue;
     const end = lines.indexOf('```', i + 1);
     blocks.push({ line: i + 1, code: lines.slice(i + 1, end).join('\n') });
@@ -322,6 +336,11 @@ for (const { options, groups, emit } of jobs) {
 console.log(JSON.stringify(results));
 `;
 
+/**
+ * Runs `typecheckScript` in the consumer project.
+ * @param {{ options: Record<string, unknown>, groups: Record<string, string[]>, emit?: boolean }[]} jobs
+ * @returns {Record<string, string[]>} the diagnostics of each group
+ */
 function typecheck(jobs) {
   writeFileSync(join(project, 'typecheck.mjs'), typecheckScript);
   return JSON.parse(run(process.execPath, ['typecheck.mjs', JSON.stringify(jobs)], project));
@@ -389,6 +408,7 @@ const wrongNodeType = /TS2322 Type 'number' is not assignable to type 'ToolNode'
 
 test('every element entry point brings its typed events and tags to a consumer (bundler and node16 resolution), and a wrong property type fails', () => {
   mkdirSync(join(project, 'entries'), { recursive: true });
+  /** @type {Record<string, string[]>} */
   const groups = {};
   for (const [entry, code] of Object.entries(entryConsumers)) {
     writeFileSync(join(project, 'entries', `${entry}.ts`), code);
@@ -404,17 +424,19 @@ test('every element entry point brings its typed events and tags to a consumer (
       groups: { declarations: entries },
     },
   ]);
-  const [bundler, node16] = [typecheck(jobs.slice(0, 2)), typecheck(jobs.slice(2))];
-  for (const [name, result] of [
-    ['bundler', bundler],
-    ['node16', node16],
-  ]) {
+  /** @type {[string, Record<string, string[]>][]} */
+  const results = [
+    ['bundler', typecheck(jobs.slice(0, 2))],
+    ['node16', typecheck(jobs.slice(2))],
+  ];
+  for (const [name, result] of results) {
     assert.deepEqual(result.declarations, [], `${name}: the published declarations`);
     for (const entry of Object.keys(entryConsumers)) {
       assert.deepEqual(result[entry], [], `${name}: callfold/elements/${entry}`);
     }
-    assert.equal(result.negative.length, 1, `${name}: ${result.negative.join('\n')}`);
-    assert.match(result.negative[0], wrongNodeType, name);
+    const negative = result.negative ?? [];
+    assert.equal(negative.length, 1, `${name}: ${negative.join('\n')}`);
+    assert.match(negative[0] ?? '', wrongNodeType, name);
   }
 });
 
@@ -455,9 +477,10 @@ test('React 19: a TSX consumer typechecks the tags with callfold/elements/react,
     { options: { ...options, ...checkDeclarations }, groups: { activity: ['react/activity.tsx'] } },
   ]);
   assert.deepEqual(result.activity, []);
-  assert.equal(result.negative.length, 1, result.negative.join('\n'));
-  assert.match(result.negative[0], wrongNodeType);
-  assert.doesNotMatch(result.negative[0], /IntrinsicElements/);
+  const negative = result.negative ?? [];
+  assert.equal(negative.length, 1, negative.join('\n'));
+  assert.match(negative[0] ?? '', wrongNodeType);
+  assert.doesNotMatch(negative[0] ?? '', /IntrinsicElements/);
 });
 
 const vueConsumer = `<script setup lang="ts">
@@ -489,6 +512,11 @@ import type {} from 'callfold/elements/vue';
 </template>
 `;
 
+/**
+ * vue-tsc over `vue/<file>.vue` in the consumer project.
+ * @param {string} name the tsconfig's name
+ * @param {readonly string[]} files
+ */
 function vueTsc(name, files) {
   const config = `tsconfig.${name}.json`;
   writeFileSync(
@@ -528,6 +556,10 @@ test("the README's samples typecheck against the installed package, and its Node
   const reactBlocks = readmeBlocks({ '<!-- typecheck: react -->': 'tsx' });
   assert.ok(browserBlocks.length >= 1 && nodeBlocks.length >= 5, 'README samples found');
   mkdirSync(join(project, 'readme'), { recursive: true });
+  /**
+   * @param {readonly { line: number, code: string }[]} blocks
+   * @param {string} ext
+   */
   const write = (blocks, ext) =>
     blocks.map((block) => {
       const file = `readme/line-${block.line}.${ext}`;
@@ -538,6 +570,7 @@ test("the README's samples typecheck against the installed package, and its Node
   const browserFiles = write(browserBlocks, 'ts');
   const reactFiles = write(reactBlocks, 'tsx');
   const nodeFiles = write(nodeBlocks, 'mts');
+  /** @param {readonly string[]} files */
   const groups = (files) => Object.fromEntries(files.map((file) => [file, [file]]));
   const result = typecheck([
     {

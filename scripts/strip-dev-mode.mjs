@@ -13,6 +13,10 @@ const root = process.argv[2] ?? 'dist';
 const DEV_ONLY = ['/internal/dev-mode', '/arguments/probe', '/groups/probe', '/assembler/probe'];
 const LEFTOVER = /\bDEV_MODE\b|\bargumentProbe\b|\bgroupProbe\b/;
 
+/**
+ * @param {string} dir
+ * @returns {Generator<string>}
+ */
 function* files(dir) {
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     const path = join(dir, entry.name);
@@ -21,6 +25,7 @@ function* files(dir) {
   }
 }
 
+/** @param {string} specifierOrPath */
 const isDevOnly = (specifierOrPath) =>
   DEV_ONLY.some((end) =>
     specifierOrPath
@@ -29,9 +34,15 @@ const isDevOnly = (specifierOrPath) =>
       .endsWith(end),
   );
 
+/**
+ * @param {string} path
+ * @param {string} text
+ */
 function strip(path, text) {
   const source = ts.createSourceFile(path, text, ts.ScriptTarget.Latest, true, ts.ScriptKind.JS);
+  /** @type {import('typescript').Node[]} */
   const cuts = [];
+  /** @param {import('typescript').Node} node */
   const visit = (node) => {
     if (
       ts.isImportDeclaration(node) &&

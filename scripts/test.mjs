@@ -7,8 +7,14 @@ import { spawn } from 'node:child_process';
 import { readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 
-/** Compiled test files (Node 20's --test takes no globs). */
+/**
+ * Compiled test files (Node 20's --test takes no globs).
+ * @param {string} dir
+ * @param {readonly string[]} [skip] folders left out
+ * @returns {string[]}
+ */
 function testFiles(dir, skip = []) {
+  /** @type {string[]} */
   const files = [];
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     const path = join(dir, entry.name);
@@ -19,8 +25,17 @@ function testFiles(dir, skip = []) {
   return files.sort();
 }
 
+/**
+ * A step of a layer: a command, and the patterns of its passed and failed counts.
+ * @typedef {{ name: string, cmd: string, args: string[] | (() => string[]),
+ *   ignoreDirs?: string[], count?: [passed: RegExp, failed: RegExp] }} Step
+ */
+
+/** @param {string} name */
 const bin = (name) => `node_modules/.bin/${name}`;
+/** @type {Step} */
 const compile = { name: 'compile', cmd: bin('tsc'), args: ['-p', 'tsconfig.test.json'] };
+/** @type {Record<string, Step[]>} */
 const layers = {
   check: [
     {
@@ -95,13 +110,15 @@ const layers = {
 const chosen = process.argv.slice(2);
 // pack builds dist/ first, which the CLI test in the node layer runs.
 const names = chosen.length ? chosen : ['check', 'pack', 'node', 'deno', 'browser'];
+/** @type {Step[]} */
 const steps = [];
 for (const name of names) {
-  if (!layers[name]) {
+  const layer = Object.hasOwn(layers, name) ? layers[name] : undefined;
+  if (!layer) {
     console.error(`unknown test layer "${name}"; layers: ${Object.keys(layers).join(', ')}`);
     process.exit(2);
   }
-  for (const step of layers[name]) if (!steps.includes(step)) steps.push(step);
+  for (const step of layer) if (!steps.includes(step)) steps.push(step);
 }
 if (steps.includes(compile)) rmSync('.build', { recursive: true, force: true });
 
@@ -117,8 +134,12 @@ for (const step of steps) {
   let output = '';
   const code = await new Promise((resolve) => {
     const child = spawn(step.cmd, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    /**
+     * @param {import('node:stream').Readable} stream
+     * @param {NodeJS.WriteStream} target
+     */
     const relay = (stream, target) =>
-      stream.on('data', (chunk) => {
+      stream.on('data', (/** @type {Buffer} */ chunk) => {
         target.write(chunk);
         if (step.count) output += chunk.toString();
       });
@@ -128,6 +149,7 @@ for (const step of steps) {
   });
   if (step.count) {
     const plain = output.replace(ansi, '');
+    /** @param {RegExp} re */
     const lastNumber = (re) => {
       const all = [...plain.matchAll(new RegExp(re.source, `${re.flags.replace('g', '')}g`))];
       return all.length ? Number(all.at(-1)?.[1]) : 0;
