@@ -284,6 +284,13 @@ window.timelineStream = async (calls, expanded, deltasPerFrame, fill = true) => 
   await nextFrame();
 
   const events = liveWrite((log.at(-1) as { seq: number }).seq + 1);
+  // A profiler driving the page (CDP `Profiler.start`/`stop` behind `page.exposeFunction`)
+  // records the streaming frames only, when it defines these hooks.
+  const hooks = window as unknown as {
+    profileStart?: () => Promise<void>;
+    profileStop?: () => Promise<void>;
+  };
+  await hooks.profileStart?.();
   const frameMs: number[] = [];
   const foldMs: number[] = [];
   const updates = { timeline: [] as number[], group: [] as number[], row: [] as number[] };
@@ -319,6 +326,7 @@ window.timelineStream = async (calls, expanded, deltasPerFrame, fill = true) => 
       else if (now !== row) sameRow = false;
     }
   }
+  await hooks.profileStop?.();
   const last = timeline.conversation?.tools.get('live_write');
   return {
     calls,

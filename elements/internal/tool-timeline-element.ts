@@ -19,7 +19,13 @@ import { englishLabels, resolveLabels, type ToolLabels } from './labels.js';
 import { groupExportParts } from './parts.js';
 import type { ToolClassifier, ToolRenderer, TurnRenderer } from './render-tool.js';
 import { theme } from './theme.js';
-import { type Chunk, itemKey, TimelineChunks, type TimelineItem } from './timeline-chunks.js';
+import {
+  type Chunk,
+  itemKey,
+  type Section,
+  TimelineChunks,
+  type TimelineItem,
+} from './timeline-chunks.js';
 import { toolTimelineStyles } from './tool-timeline-styles.js';
 
 /**
@@ -48,9 +54,11 @@ import { toolTimelineStyles } from './tool-timeline-styles.js';
  *
  * Long sessions: the items are rendered in chunks of 32 (consecutive, kept across
  * publications), each with `content-visibility: auto`, so the browser skips the style, layout
- * and paint of chunks off screen. A publication re-renders only the chunks whose items
- * changed: while a call streams below thousands of settled ones, only the last chunk's
- * template runs. With more than four chunks, only the first two and the last two render at
+ * and paint of chunks off screen; the chunks are grouped in sections of 32. A publication
+ * re-renders only the chunks whose items changed (learnt from the Builder's `keptEnds` when
+ * the conversation comes from one Assembler, else by comparing items by identity), and the
+ * template walks only the sections holding them: while a call streams below thousands of
+ * settled ones, one section is walked and only the last chunk's template runs. With more than four chunks, only the first two and the last two render at
  * once; every other chunk starts as an empty box of its estimated height and gets its
  * elements when it comes within a viewport of the screen, or in idle time (newest first),
  * so after a moment every item is in the DOM: findable with find-in-page, reachable with Tab
@@ -177,6 +185,12 @@ export class ToolTimelineElement extends LitElement {
    */
   static chunkSize = 32;
   /**
+   * Chunks per section: the template walks the sections, and only the chunks of a section
+   * that changed. Internal tuning like `chunkSize`.
+   * @internal
+   */
+  static sectionSize = 32;
+  /**
    * Chunks rendered at once at each end of the timeline; the others wait until they come
    * near the viewport, or for idle time.
    * @internal
@@ -189,13 +203,14 @@ export class ToolTimelineElement extends LitElement {
   static fillWhenIdle = true;
 
   #labels: ToolLabels = englishLabels;
-  readonly #chunks = new TimelineChunks((this.constructor as typeof ToolTimelineElement).chunkSize);
+  readonly #chunks = new TimelineChunks(
+    (this.constructor as typeof ToolTimelineElement).chunkSize,
+    (this.constructor as typeof ToolTimelineElement).sectionSize,
+  );
   /** Renders waiting chunks that come within a viewport of the screen. */
   #observer: IntersectionObserver | undefined;
   /** Waiting chunk elements may have been (re)created: observe them after the update. */
   #observe = false;
-  /** Whether any chunk waits to render. */
-  #waiting = false;
   /** The pending idle callback that renders waiting chunks. */
   #idle: (() => void) | undefined;
 
@@ -291,28 +306,28 @@ export class ToolTimelineElement extends LitElement {
         if (item.kind === 'group' && !kept.has(item.id)) this.#expanded.delete(item.id);
       }
     }
+    // The first and last chunks render at once (only the ends: the work stays independent of
+    // the number of chunks).
     const list = chunks.chunks;
-    const eager = (this.constructor as typeof ToolTimelineElement).eagerChunks;
-    let waiting = false;
-    list.forEach((chunk, index) => {
-      if (!chunk.rendered && (index < eager || index >= list.length - eager)) chunk.rendered = true;
-      waiting ||= !chunk.rendered;
-    });
-    this.#waiting = waiting;
+    const eager = Math.min(
+      (this.constructor as typeof ToolTimelineElement).eagerChunks,
+      Math.ceil(list.length / 2),
+    );
+    for (let i = 0; i < eager; i++) {
+      chunks.render(list[i] as Chunk);
+      chunks.render(list[list.length - 1 - i] as Chunk);
+    }
   }
 
   protected override updated(): void {
     if (this.#observe && this.#observer) {
       this.#observe = false;
-      const box = this.renderRoot.querySelector('.timeline');
-      for (const child of box?.children ?? []) {
-        if (child instanceof HTMLElement && child.dataset.waiting !== undefined) {
-          this.#observer.observe(child);
-        }
+      for (const chunk of this.renderRoot.querySelectorAll('.chunk[data-waiting]')) {
+        this.#observer.observe(chunk);
       }
     }
     const fill = (this.constructor as typeof ToolTimelineElement).fillWhenIdle;
-    if (fill && this.#waiting && this.#idle === undefined && this.isConnected) {
+    if (fill && this.#chunks.waiting > 0 && this.#idle === undefined && this.isConnected) {
       this.#idle = whenIdle(this.#fill);
     }
   }
@@ -327,7 +342,7 @@ export class ToolTimelineElement extends LitElement {
       if (key !== undefined) keys.add(key);
     }
     if (keys.size === 0) return;
-    for (const chunk of this.#chunks.chunks) if (keys.has(chunk.key)) chunk.rendered = true;
+    for (const chunk of this.#chunks.chunks) if (keys.has(chunk.key)) this.#chunks.render(chunk);
     this.requestUpdate();
   };
 
@@ -339,7 +354,7 @@ export class ToolTimelineElement extends LitElement {
     for (let i = list.length - 1; i >= 0 && budget > 0; i--) {
       const chunk = list[i] as Chunk;
       if (chunk.rendered) continue;
-      chunk.rendered = true;
+      this.#chunks.render(chunk);
       budget--;
     }
     this.requestUpdate();
@@ -371,16 +386,38 @@ export class ToolTimelineElement extends LitElement {
   }
 
   protected override render(): TemplateResult {
-    const chunks = this.#chunks.chunks;
-    if (chunks.length === 0) return html`<slot name="empty"></slot>`;
+    const sections = this.#chunks.sections;
+    if (sections.length === 0) return html`<slot name="empty"></slot>`;
     return html`<div part="timeline" class="timeline">
-      ${repeat(chunks, (chunk) => chunk.key, this.#chunk)}
+      ${repeat(sections, (section) => section.key, this.#section)}
     </div>`;
   }
 
-  /** A chunk: its items, or while it waits, an empty box of their estimated height. */
-  #chunk = (chunk: Chunk): unknown =>
+  /** A section: its chunks, walked only when one of them changed. */
+  #section = (section: Section): unknown =>
     guard(
+      [
+        section.items,
+        section.version,
+        this.renderTurn,
+        this.expandGroups,
+        this.renderTool,
+        this.categoryOf,
+        this.labels,
+      ],
+      () =>
+        html`<div class="section">${repeat(section.items, (chunk) => chunk.key, this.#chunk)}</div>`,
+    );
+
+  #chunk = (chunk: Chunk): unknown => this.renderChunk(chunk);
+
+  /**
+   * A chunk: its items, or while it waits, an empty box of their estimated height. Called for
+   * each chunk of a section that changed; a subclass may count the calls (the tests do).
+   * @internal
+   */
+  protected renderChunk(chunk: Chunk): unknown {
+    return guard(
       [
         chunk.items,
         chunk.rendered,
@@ -407,6 +444,7 @@ export class ToolTimelineElement extends LitElement {
         </div>`;
       },
     );
+  }
 
   /**
    * The height of `items` in em, roughly: what a chunk off screen takes before it ever

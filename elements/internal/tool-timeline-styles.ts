@@ -6,6 +6,7 @@ export const toolTimelineStyles = css`
   }
 
   .timeline,
+  .section,
   .chunk {
     display: flex;
     flex-direction: column;
@@ -63,7 +64,7 @@ export const toolTimelineStyles = css`
     border-top: 1px solid var(--_border);
   }
 
-  .timeline > .chunk:first-child > .turn:first-child .rule {
+  .timeline > .section:first-child > .chunk:first-child > .turn:first-child .rule {
     display: none;
   }
 

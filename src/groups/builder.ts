@@ -5,6 +5,7 @@ import { replaceFront } from '../internal/replace-front.js';
 import { sameElements } from '../internal/same-elements.js';
 import { type ToolCategory, toolClassifier } from './categories.js';
 import { toolDetail } from './detail.js';
+import { commonEnds, recordKeptEnds } from './kept-ends.js';
 import { groupProbe } from './probe.js';
 import { type CategoryCount, englishSummary, type SummaryFormatter } from './summary.js';
 import { ToolMap } from './tool-map.js';
@@ -95,6 +96,8 @@ export interface ListChanges {
  * 4. Told what changed (`ListChanges`), the Builder regroups only the nodes added at the
  *    front (with the rest of the group they join) and the groups of the replaced nodes; the
  *    items array and its index are copied, never revisited node by node.
+ * 5. Each new `items` array records the ends it kept of the previous one (`keptEnds`), so a
+ *    view finds the changed stretch in O(1).
  */
 export class Builder<Item extends KindedNode = AssistantNode> {
   /** The category of a tool name, with this Builder's extra names. */
@@ -149,13 +152,14 @@ export class Builder<Item extends KindedNode = AssistantNode> {
     this.#nodeBase = 0;
     this.#toolCount = tools.length;
     const previous = this.#grouping;
-    const sameItems = sameElements(previous.items, items);
+    const { prefix, suffix } = commonEnds(previous.items, items);
+    const sameItems = prefix === items.length && prefix === previous.items.length;
     const sameTools =
       previous.tools.size === tools.length &&
       tools.every((t) => previous.tools.get(t.callId) === t);
     if (sameItems && sameTools) return previous;
     this.#grouping = Object.freeze({
-      items: sameItems ? previous.items : Object.freeze(items.slice()),
+      items: sameItems ? previous.items : this.#publish(items, previous.items, prefix, suffix),
       tools: sameTools ? previous.tools : ToolMap.of(tools),
     });
     return this.#grouping;
@@ -233,6 +237,9 @@ export class Builder<Item extends KindedNode = AssistantNode> {
       }
     }
     let changedItems = false;
+    // The stretch of items replaced, as indexes of the new items: [changedFrom, changedTo).
+    let changedFrom = Number.POSITIVE_INFINITY;
+    let changedTo = 0;
     let tools: ToolMap | undefined = previous.tools as ToolMap;
     let toolCount = this.#toolCount;
     const nodeBase = this.#nodeBase - (added - removed);
@@ -265,6 +272,8 @@ export class Builder<Item extends KindedNode = AssistantNode> {
       this.#nodeBase = nodeBase;
       this.#toolCount = toolCount;
       changedItems = true;
+      changedFrom = 0;
+      changedTo = region.items.length;
     }
     const itemBase = this.#itemBase;
     const changed: ToolNode[] = [];
@@ -286,6 +295,8 @@ export class Builder<Item extends KindedNode = AssistantNode> {
         if (before.kind === 'group') return undefined;
         mirror[at] = node;
         changedItems = true;
+        changedFrom = Math.min(changedFrom, at);
+        changedTo = Math.max(changedTo, at + 1);
       }
     }
     for (const at of groups) {
@@ -298,15 +309,34 @@ export class Builder<Item extends KindedNode = AssistantNode> {
       if (group !== before) {
         mirror[at] = group;
         changedItems = true;
+        changedFrom = Math.min(changedFrom, at);
+        changedTo = Math.max(changedTo, at + 1);
       }
     }
     tools = tools.with(changed);
     if (!changedItems && tools === previous.tools) return previous;
     this.#grouping = Object.freeze({
-      items: changedItems ? Object.freeze(mirror.slice()) : previous.items,
+      items: changedItems
+        ? this.#publish(mirror, previous.items, changedFrom, mirror.length - changedTo)
+        : previous.items,
       tools,
     });
     return this.#grouping;
+  }
+
+  /**
+   * A frozen copy of `items`, recorded as keeping the first `prefix` and last `suffix` items
+   * of `previous` (`keptEnds`), so a consumer learns the changed stretch without comparing.
+   */
+  #publish(
+    items: readonly (Item | GroupNode)[],
+    previous: readonly (Item | GroupNode)[],
+    prefix: number,
+    suffix: number,
+  ): readonly (Item | GroupNode)[] {
+    const published = Object.freeze(items.slice());
+    recordKeptEnds(published, previous, prefix, suffix);
+    return published;
   }
 
   #group(run: ToolNode[]): GroupNode {

@@ -12,6 +12,8 @@ import {
   TimelineChunks,
   type TimelineItem,
 } from '../../elements/internal/timeline-chunks.js';
+import { Assembler } from '../../src/conversation/assembler.js';
+import type { CallfoldEvent, SessionEvent } from '../../src/events/types.js';
 import { describe, it } from '../harness.js';
 
 let next = 0;
@@ -74,7 +76,7 @@ describe('TimelineChunks', () => {
   it('for any publications: the items in order, chunks of at most 8, unique keys, unchanged ends keep their chunk objects', () => {
     fc.assert(
       fc.property(fc.array(step, { minLength: 1, maxLength: 30 }), (steps) => {
-        const chunks = new TimelineChunks(8);
+        const chunks = new TimelineChunks(8, 3);
         let items: TimelineItem[] = [];
         for (const s of steps) {
           const before = new Map<Chunk, { start: number; end: number }>();
@@ -96,13 +98,24 @@ describe('TimelineChunks', () => {
             expect(chunk.key).to.equal(itemKey(chunk.items[0] as TimelineItem));
           }
           expect(new Set(chunks.chunks.map((c) => c.key)).size).to.equal(chunks.chunks.length);
-          // A chunk whose items all sit in the unchanged prefix stays the same object.
+          // The sections hold the chunks in order, at most 3 each, keyed by their first.
+          expect(chunks.sections.flatMap((section) => section.items)).to.deep.equal([
+            ...chunks.chunks,
+          ]);
+          for (const section of chunks.sections) {
+            expect(section.items.length).to.be.within(1, 3);
+            expect(section.key).to.equal((section.items[0] as Chunk).key);
+          }
+          expect(chunks.waiting).to.equal(chunks.chunks.filter((c) => !c.rendered).length);
+          // A chunk whose items all sit in the unchanged prefix stays the same object, but
+          // for a short one right before the change, which takes the added items.
           let prefix = 0;
           while (prefix < Math.min(old.length, items.length) && old[prefix] === items[prefix]) {
             prefix++;
           }
           for (const [chunk, range] of before) {
-            if (range.end <= prefix) expect(chunks.chunks).to.include(chunk);
+            const absorbs = range.end === prefix && chunk.items.length < 8;
+            if (range.end <= prefix && !absorbs) expect(chunks.chunks).to.include(chunk);
           }
         }
       }),
@@ -127,7 +140,7 @@ describe('TimelineChunks', () => {
     const chunks = new TimelineChunks(4);
     let items = Array.from({ length: 8 }, item);
     chunks.update(items);
-    for (const chunk of chunks.chunks) chunk.rendered = true;
+    for (const chunk of chunks.chunks) chunks.render(chunk);
     const kept = [...chunks.chunks];
     items = [...Array.from({ length: 3 }, item), ...items];
     chunks.update(items);
@@ -141,5 +154,81 @@ describe('TimelineChunks', () => {
     for (const chunk of chunks.chunks) {
       if (chunk.items.some((x) => items.indexOf(x) >= 3)) expect(chunk.rendered).to.be.true;
     }
+  });
+
+  it('items appended one at a time fill chunks and sections to their size (failed before: one chunk per append)', () => {
+    const chunks = new TimelineChunks(4, 3);
+    const items: TimelineItem[] = [];
+    for (let i = 0; i < 50; i++) {
+      items.push(item());
+      chunks.update([...items]);
+    }
+    expect(chunks.chunks.map((c) => c.items.length)).to.deep.equal([...Array(12).fill(4), 2]);
+    expect(chunks.sections.map((c) => c.items.length)).to.deep.equal([3, 3, 3, 3, 1]);
+  });
+
+  it("a call streaming below 10,000 calls: each update compares no item and re-cuts one chunk and one section (negative control: a copy of the items, without the Builder's record, compares every item)", () => {
+    const log: SessionEvent[] = [];
+    let seq = 1;
+    for (let call = 0; call < 10_000; call++) {
+      const callId = `c${call}`;
+      if (call % 3 === 0) {
+        log.push({
+          type: 'assistant/message',
+          seq: seq++,
+          messageId: `m${call}`,
+          attemptId: `a${call}`,
+          blocks: [{ type: 'text', text: `step ${call}` }],
+        });
+      }
+      log.push({ type: 'tool/call', seq: seq++, callId, name: 'Read', args: '{"file_path":"/a"}' });
+      log.push({ type: 'tool/result', seq: seq++, callId, output: 'done' });
+    }
+    const assembler = new Assembler({ now: () => 1_000 });
+    assembler.push(log);
+    const recorded = new TimelineChunks(32);
+    const copied = new TimelineChunks(32);
+    let items = assembler.publish().items;
+    recorded.update(items);
+    copied.update([...items]);
+    const total = items.length;
+    expect(total).to.be.above(6_000);
+    const text = JSON.stringify({ file_path: '/src/live.ts', content: 'x'.repeat(8192) });
+    const work = { recorded: [] as number[], copied: [] as number[], recut: [] as number[] };
+    for (let at = 0; at < text.length; at += 512) {
+      const batch: CallfoldEvent[] = [];
+      for (let i = at; i < Math.min(at + 512, text.length); i += 16) {
+        batch.push({
+          type: 'stream/tool-call-delta',
+          attemptId: 'live',
+          block: 0,
+          callId: 'live',
+          ...(i === 0 ? { name: 'Write' } : {}),
+          args: text.slice(i, i + 16),
+        });
+      }
+      assembler.push(batch);
+      const published = assembler.publish();
+      // Read as a row does: the size, per KiB (so the live node changes once per KiB).
+      published.tools.get('live')?.args.stringLength('content', { step: 1024 });
+      const next = published.items;
+      if (next === items) continue;
+      items = next;
+      const chunks = [...recorded.chunks];
+      const sections = [...recorded.sections];
+      recorded.update(items);
+      copied.update([...items]);
+      work.recorded.push(recorded.compared);
+      work.copied.push(copied.compared);
+      work.recut.push(
+        recorded.chunks.filter((c) => !chunks.includes(c)).length +
+          recorded.sections.filter((s) => !sections.includes(s)).length,
+      );
+    }
+    expect(work.recorded.length).to.be.at.least(8);
+    expect(Math.max(...work.recorded)).to.equal(0);
+    expect(Math.max(...work.recut)).to.be.at.most(4);
+    expect(Math.min(...work.copied)).to.be.at.least(total - 2);
+    expect(recorded.chunks.flatMap((c) => c.items)).to.deep.equal([...items]);
   });
 });

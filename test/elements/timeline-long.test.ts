@@ -10,6 +10,7 @@ import { LitElement } from 'lit';
 import { html as staticHtml, unsafeStatic } from 'lit/static-html.js';
 import '../../elements/tool-timeline.js';
 import { ToolTimelineElement } from '../../elements/classes.js';
+import type { Chunk } from '../../elements/internal/timeline-chunks.js';
 import { Assembler } from '../../src/conversation/assembler.js';
 import type { Conversation } from '../../src/conversation/conversation.js';
 import type { CallfoldEvent, MessageBlock, SessionEvent } from '../../src/events/types.js';
@@ -27,6 +28,20 @@ class OneChunkTimeline extends ToolTimelineElement {
 class ViewportTimeline extends ToolTimelineElement {
   static override fillWhenIdle = false;
 }
+/** Counts the chunk templates it runs (the chunks its template walks). */
+class CountingTimeline extends ToolTimelineElement {
+  chunkTemplates = 0;
+  protected override renderChunk(chunk: Chunk): unknown {
+    this.chunkTemplates++;
+    return super.renderChunk(chunk);
+  }
+}
+/** One section holds every chunk: the template walks every chunk at each publication (negative control). */
+class OneSectionTimeline extends CountingTimeline {
+  static override sectionSize = Number.POSITIVE_INFINITY;
+}
+customElements.define('counting-timeline', CountingTimeline);
+customElements.define('one-section-timeline', OneSectionTimeline);
 customElements.define('eager-timeline', EagerTimeline);
 customElements.define('viewport-timeline', ViewportTimeline);
 customElements.define('one-chunk-timeline', OneChunkTimeline);
@@ -242,5 +257,99 @@ describe('<tool-timeline> with a long conversation: a call streams below it', ()
   it('(negative control) with one chunk for every item, each publication reads every item', async () => {
     const { perPublication } = await streamBelow('one-chunk-timeline');
     expect(Math.min(...perPublication)).to.be.at.least(1_500 / 2);
+  });
+});
+
+/**
+ * Streams an 8 KiB write below 10,000 settled calls into `tag` (a CountingTimeline, groups
+ * expanded, the Conversation as the Assembler publishes it): chunk templates run per
+ * publication that changed the conversation.
+ */
+async function chunkTemplatesBelow(tag: string) {
+  const { assembler, conversation } = settled(10_000);
+  const el = (await render(tag, conversation, true)) as CountingTimeline;
+  const text = JSON.stringify({ file_path: '/src/live.ts', content: 'x'.repeat(8192) });
+  const perPublication: number[] = [];
+  let last = conversation;
+  for (let at = 0; at < text.length; at += 256) {
+    const batch: CallfoldEvent[] = [];
+    for (let i = at; i < Math.min(at + 256, text.length); i += 16) {
+      batch.push({
+        type: 'stream/tool-call-delta',
+        attemptId: 'live',
+        block: 0,
+        callId: 'live',
+        ...(i === 0 ? { name: 'Write' } : {}),
+        args: text.slice(i, i + 16),
+      });
+    }
+    assembler.push(batch);
+    const published = assembler.publish();
+    if (published === last) continue;
+    last = published;
+    const before = el.chunkTemplates;
+    el.conversation = published;
+    await el.updateComplete;
+    perPublication.push(el.chunkTemplates - before);
+    // The rows render (and read the size of the write, which changes the live node per KiB).
+    await new Promise((resolve) => requestAnimationFrame(resolve));
+  }
+  const chunks = Math.ceil(conversation.items.length / ToolTimelineElement.chunkSize);
+  return { perPublication, chunks };
+}
+
+describe('<tool-timeline> with 10,000 calls: a call streams below it', () => {
+  it("each publication runs the templates of one section's chunks at most, not of every chunk", async () => {
+    const { perPublication, chunks } = await chunkTemplatesBelow('counting-timeline');
+    expect(chunks).to.be.above(150);
+    expect(perPublication.length).to.be.at.least(8);
+    expect(Math.max(...perPublication)).to.be.at.most(ToolTimelineElement.sectionSize + 1);
+  });
+
+  it("(negative control) with one section for every chunk, each publication runs every chunk's template", async () => {
+    const { perPublication, chunks } = await chunkTemplatesBelow('one-section-timeline');
+    expect(Math.min(...perPublication)).to.be.at.least(chunks);
+  });
+});
+
+/**
+ * Scrolls a row button near the end of a 1,500-call timeline (groups expanded) to the middle
+ * of the viewport right after the first render, while chunks above still wait, then samples
+ * its position on screen every frame until every chunk rendered: the largest move, in px.
+ */
+async function buttonMoveWhileFilling(anchoring: boolean): Promise<number> {
+  const { conversation } = settled(1_500);
+  const el = await render('tool-timeline', conversation, true);
+  const groups = groupElements(el);
+  const row = groups[groups.length - 3]?.shadowRoot?.querySelector('tool-row');
+  const button = row?.shadowRoot?.querySelector<HTMLElement>('[part~="toggle"]');
+  if (!button) throw new Error('no row button');
+  const root = document.documentElement;
+  root.style.overflowAnchor = anchoring ? '' : 'none';
+  try {
+    button.scrollIntoView({ block: 'center' });
+    const waiting = () => el.shadowRoot?.querySelectorAll('.chunk[data-waiting]').length ?? 0;
+    expect(waiting(), 'chunks above still wait').to.be.above(0);
+    const top = button.getBoundingClientRect().top;
+    let moved = 0;
+    for (let frames = 0; waiting() > 0 && frames < 3_000; frames++) {
+      await new Promise((resolve) => requestAnimationFrame(resolve));
+      moved = Math.max(moved, Math.abs(button.getBoundingClientRect().top - top));
+    }
+    expect(waiting(), 'every chunk rendered').to.equal(0);
+    return moved;
+  } finally {
+    root.style.overflowAnchor = '';
+    window.scrollTo(0, 0);
+  }
+}
+
+describe('<tool-timeline> with a long conversation: chunks filling above the reader', () => {
+  it('a row button near the end stays where it is on screen while the chunks above render (scroll anchoring)', async () => {
+    expect(await buttonMoveWhileFilling(true), 'px moved').to.be.below(1);
+  });
+
+  it('(negative control) without scroll anchoring the same fill moves the button: the chunks above do change height', async () => {
+    expect(await buttonMoveWhileFilling(false), 'px moved').to.be.above(10);
   });
 });
