@@ -58,11 +58,11 @@ import { toolTimelineStyles } from './tool-timeline-styles.js';
  * re-renders only the chunks whose items changed (learnt from the Builder's `keptEnds` when
  * the conversation comes from one Assembler, else by comparing items by identity), and the
  * template walks only the sections holding them: while a call streams below thousands of
- * settled ones, one section is walked and only the last chunk's template runs. With more than four chunks, only the first two and the last two render at
- * once; every other chunk starts as an empty box of its estimated height and gets its
- * elements when it comes within a viewport of the screen, or in idle time (newest first),
- * so after a moment every item is in the DOM: findable with find-in-page, reachable with Tab
- * and by screen readers. A chunk that rendered stays rendered. Rows of collapsed groups are
+ * settled ones, one section is walked and only the last chunk's template runs. With more
+ * than four chunks, only the first two and the last two render at once; every other chunk
+ * starts as an empty box of its estimated height and gets its elements when it comes within
+ * a viewport of the screen, or in idle time (newest first), so after a moment every item is
+ * in the DOM: findable with find-in-page, reachable with Tab and by screen readers. A chunk that rendered stays rendered. Rows of collapsed groups are
  * not rendered at all (see `<tool-group>`), so find-in-page does not see them.
  *
  * Registering `tool-timeline` (`callfold/elements/tool-timeline`) also registers
