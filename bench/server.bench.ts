@@ -5,18 +5,21 @@
  * into one session; N followers read it through real HTTP connections (raw sockets in this
  * process, counting messages; the server runs in its own process: bench/server-worker.ts).
  * - fan-out, memoryStore, N = 1, 100, 1000: delivery latency (handed to the store → read by
- *   a follower) p50/p99, server CPU per delivered MB;
+ *   a follower) p50/p99, server CPU per delivered MB, chunks (socket reads) per follower;
  * - the same with a bare in-process broadcast (no store, no handler): the floor;
  * - two instances over Redis, N = 1000 split across them, producer on the first;
- * - memory per idle follower (1000 idle followers, server RSS and heap after GC);
+ * - memory per idle follower (1000 idle followers, server RSS and heap after GC; after a
+ *   warm-up, once all are served; three rounds in fresh processes, the median kept);
  * - resume late in a long session (10,000 durable events, the client missed the last 20):
  *   bytes sent on resume by callfold (Last-Event-ID) against Vercel's `resumable-stream` on
  *   the same Redis (as the AI SDK resumes: from the start; and with `skipCharacters`).
  *
  * `--deltas N` (default 8192: 128 KiB of content, ~4 s a run; 32768 is the full 512 KiB,
  * ~16 s a run). `--quick`: 2048 deltas and N = 1, 1000 only — every goal line still prints,
- * in about a minute (a smoke run; the quiet run uses the default or `--deltas 32768`).
- * `--sizes 1,100` and `--only fanout,floor,redis,idle,resume` narrow a run further.
+ * in a couple of minutes (a smoke run; the quiet run uses the default or `--deltas 32768`).
+ * `--sizes 1,100` and `--only fanout,floor,redis,idle,resume` narrow a run further;
+ * `--fan-out-ms N` sets the stores' `fanOutMs`; `BENCH_WORKER_ARGS='--cpu-prof'` profiles
+ * the server processes.
  */
 import { type ChildProcess, fork } from 'node:child_process';
 import { Agent, request as httpRequest } from 'node:http';
@@ -160,7 +163,11 @@ async function fanOut(
   const followers = Array.from({ length: n }, (_, i) =>
     follow((instances[i % instances.length] as Worker).port, session, deltaCount),
   );
-  await sleep(500 + n); // connected and idle
+  // Every follower served (its response head read) before the stream starts: on a loaded
+  // machine 1,000 connections take seconds, and a follower that joined late got the
+  // attempt as a replay, counted as seconds of latency.
+  await Promise.race([Promise.all(followers.map((f) => f.connected)), sleep(60_000)]);
+  await sleep(500); // registered in the store (a Redis follow reads a snapshot first)
   const cpuBefore = await Promise.all(
     instances.map((w) => w.ask<{ cpuMs: number }>({ type: 'cpu' }, 'cpu')),
   );
@@ -354,7 +361,8 @@ const redis = await startRedis();
 const rows: FanOut[] = [];
 try {
   console.log(
-    `server benchmark: ${deltaCount} deltas of 16 characters at ${perSecond}/s, one session`,
+    `server benchmark: ${deltaCount} deltas of 16 characters at ${perSecond}/s, one session, ` +
+      `fanOutMs ${fanOutMs ?? 'default'}`,
   );
   for (const [mode, label, part] of [
     ['memory', 'memoryStore', 'fanout'],
@@ -387,12 +395,12 @@ try {
 
   const ms = (value: number) => value.toFixed(1);
   console.log(
-    '\n| scenario | N | p50 ms | p99 ms | server CPU ms / delivered MB | followers complete |',
+    '\n| scenario | N | p50 ms | p99 ms | server CPU ms / delivered MB | chunks per follower | followers complete |',
   );
-  console.log('|---|---|---|---|---|---|');
+  console.log('|---|---|---|---|---|---|---|');
   for (const r of rows) {
     console.log(
-      `| ${r.name} | ${r.n} | ${ms(r.p50)} | ${ms(r.p99)} | ${r.cpuPerMB.toFixed(0)} | ${r.complete}/${r.n} |`,
+      `| ${r.name} | ${r.n} | ${ms(r.p50)} | ${ms(r.p99)} | ${r.cpuPerMB.toFixed(1)} | ${r.chunks} | ${r.complete}/${r.n} |`,
     );
   }
   const kib = (bytes: number) => `${(bytes / 1024).toFixed(1)} KiB`;

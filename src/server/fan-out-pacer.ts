@@ -18,7 +18,11 @@ export const defaultFanOutMs = 20;
  *    microtask, so that one store call's events go out together).
  * 2. Trailing edge: events within `windowMs` of the last wake-up wait for the window's end;
  *    the delay an event sees is at most `windowMs` plus the time the wake-up takes.
- * 3. Only when to wake is paced: events wait in each follower's queue in order, ends and
+ * 3. The window counts from the end of a wake-up's work (the writes it caused, measured by
+ *    a timer after them), not its start: when waking 1,000 followers takes longer than the
+ *    window (a loaded machine), events still wait and go out together instead of each
+ *    one waking everyone at once.
+ * 4. Only when to wake is paced: events wait in each follower's queue in order, ends and
  *    errors are not delayed, and a follower that is busy writing takes what waits at once.
  */
 export class FanOutPacer {
@@ -28,12 +32,25 @@ export class FanOutPacer {
   #armed = false;
   #timer: ReturnType<typeof setTimeout> | undefined;
   readonly #flush = () => {
-    this.#armed = false;
     this.#timer = undefined;
-    this.#last = Date.now();
     const due = this.#due;
+    if (due.size === 0) {
+      this.#armed = false;
+      return;
+    }
     this.#due = new Set();
     for (const follower of due) follower.wakeNow();
+    // Still armed: the window starts once the work of this wake-up is done.
+    this.#timer = setTimeout(this.#rested, 0);
+  };
+  readonly #rested = () => {
+    this.#last = Date.now();
+    this.#timer = undefined;
+    this.#armed = false;
+    if (this.#due.size > 0) {
+      this.#armed = true;
+      this.#timer = setTimeout(this.#flush, this.windowMs);
+    }
   };
 
   constructor(windowMs: number) {
@@ -58,7 +75,11 @@ export class FanOutPacer {
   /** Wakes everything due now (the store is closing). */
   stop(): void {
     clearTimeout(this.#timer);
-    if (this.#armed) this.#flush();
+    this.#timer = undefined;
+    this.#armed = false;
+    const due = this.#due;
+    this.#due = new Set();
+    for (const follower of due) follower.wakeNow();
   }
 }
 
