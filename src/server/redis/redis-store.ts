@@ -39,6 +39,8 @@ interface Waiting {
   /** Feed entries up to this ID are covered by the follower's backlog and replay. */
   startId: string | undefined;
   readonly early: { id: string; event: CallfoldEvent }[];
+  /** Every entry the tail reads from now on is after `startId`. */
+  caughtUp: boolean;
 }
 
 interface Tail {
@@ -224,6 +226,7 @@ class RedisStore implements SessionStore {
       queue: undefined as unknown as FollowerQueue,
       startId: undefined,
       early: [],
+      caughtUp: false,
     };
     const start = async () => {
       tail = this.#tails.get(sessionId);
@@ -358,11 +361,19 @@ class RedisStore implements SessionStore {
 
   #deliver(tail: Tail, entries: readonly Entry[]): void {
     const events = entries.map(([id, fields]) => ({ id, event: eventOf(fields) }));
+    const all = events.map(({ event }) => event);
+    const first = (entries[0] as Entry)[0];
     tail.cursor = (entries.at(-1) as Entry)[0];
     for (const follower of tail.followers) {
       const { startId } = follower;
       if (startId === undefined) {
         follower.early.push(...events);
+        continue;
+      }
+      // A follower past its start takes the whole read (feed IDs ascend): no test per event.
+      if (follower.caughtUp || after(first, startId)) {
+        follower.caughtUp = true;
+        follower.queue.pushAll(all);
         continue;
       }
       const fresh: CallfoldEvent[] = [];
