@@ -21,7 +21,8 @@
  *   waiting for a core).
  *
  * `--markdown` prints the tables as Markdown (to paste into README.md and bench/README.md).
- * `BENCH_ROUNDS=1` runs one worker per row instead of three.
+ * `BENCH_ROUNDS=1` runs one worker per row instead of three. `--only sdk` runs the sdk rows
+ * alone (their two tables and goal 5), e.g. `BENCH_ROUNDS=1 npm run bench:sessions -- --only sdk`.
  *
  * Worker mode: `node .build/bench/sessions.bench.js --worker <scenario> <size> [<variant>]`.
  */
@@ -226,19 +227,21 @@ async function main(): Promise<void> {
     label,
     run: { script, args: ['--worker', ...args], timeoutMs: 600_000 },
   });
+  const sdkOnly = only() === 'sdk';
+  const sdkJobs = PROVIDERS.flatMap((provider) =>
+    SDK_VARIANTS.map((variant) => job(`sdk ${provider} ${variant}`, 'sdk', provider, variant)),
+  );
   const jobs = [
-    ...EVENTS.flatMap((n) => [
+    ...(sdkOnly ? [] : EVENTS).flatMap((n) => [
       job(`paging ${n} batch`, 'paging', String(n), 'batch'),
       job(`paging ${n} pages`, 'paging', String(n), 'pages'),
     ]),
-    ...TOOLS.map((n) => job(`publish with ${n} tools`, 'publish', String(n))),
-    ...ATTEMPTS.flatMap((n) => [
+    ...(sdkOnly ? [] : TOOLS).map((n) => job(`publish with ${n} tools`, 'publish', String(n))),
+    ...(sdkOnly ? [] : ATTEMPTS).flatMap((n) => [
       job(`memory ${n} attempts streamed`, 'memory', String(n), 'stream'),
       job(`memory ${n} attempts durable only`, 'memory', String(n), 'durable'),
     ]),
-    ...PROVIDERS.flatMap((provider) =>
-      SDK_VARIANTS.map((variant) => job(`sdk ${provider} ${variant}`, 'sdk', provider, variant)),
-    ),
+    ...sdkJobs,
   ];
   const started = performance.now();
   const { reports, maxLoad } = await runRounds<Record<string, number>>(jobs, ROUNDS);
@@ -369,16 +372,27 @@ async function main(): Promise<void> {
   console.log(
     `\nLong sessions — Node ${process.version}, ${cpus()[0]?.model ?? 'unknown CPU'}, ${availableParallelism()} cores`,
   );
-  console.log(`\n${table(columns, rows)}\n`);
-  console.log(`${table(sdkColumns, sdkRows)}\n`);
+  if (!sdkOnly) console.log(`\n${table(columns, rows)}\n`);
+  console.log(`${sdkOnly ? '\n' : ''}${table(sdkColumns, sdkRows)}\n`);
   console.log(`${table(cpuColumns, cpuRows)}\n`);
-  console.log(table(goalColumns, goals));
+  console.log(
+    table(goalColumns, sdkOnly ? goals.filter(([title]) => title?.startsWith('5.')) : goals),
+  );
   console.log('');
   console.log(`- ${ROUNDS} rounds of one fresh worker per row; medians of the workers' figures.`);
   console.log(
     '- memory: process.memoryUsage().heapUsed after forced GC, Assembler reachable, inputs built before the baseline.',
   );
   printRunFooter(ROUNDS, (performance.now() - started) / 1000, maxLoad);
+}
+
+/** `--only <scenario>`: the one scenario to run (only `sdk` is supported). */
+function only(): string | undefined {
+  const at = process.argv.indexOf('--only');
+  if (at < 0) return undefined;
+  const scenario = process.argv[at + 1];
+  if (scenario !== 'sdk') throw new Error(`--only: expected sdk, got ${scenario ?? 'nothing'}`);
+  return scenario;
 }
 
 const workerAt = process.argv.indexOf('--worker');

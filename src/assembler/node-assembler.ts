@@ -9,6 +9,18 @@ import { Places } from './places.js';
 import { assemblerProbe } from './probe.js';
 import { Times } from './times.js';
 
+/**
+ * Folds `event` at the live end, stamped `at`, as `push` does once it has validated an event
+ * and read its clock. For `assemble()`'s direct path (src/rx/direct-events.ts), which
+ * validates what needs it and reads the clock once per provider chunk; not exported from the
+ * package. `event` must be well-formed: nothing here checks it.
+ */
+export let pushChecked: <Node, Published>(
+  assembler: NodeAssembler<Node, Published>,
+  event: CallfoldEvent,
+  at: number,
+) => void;
+
 /** How a NodeAssembler folds and what it publishes; `now` and `onError` as in `AssemblerOptions`. */
 export interface NodeAssemblerOptions<Node, Published> {
   /**
@@ -28,8 +40,9 @@ export interface NodeAssemblerOptions<Node, Published> {
   readonly compose: (nodes: readonly Node[], changes?: NodeChanges) => Published;
   /**
    * The clock that stamps events without `at`, in ms since the Unix epoch. Default: Date.now.
-   * It is read at most once per task: events pushed in one synchronous burst (one network
-   * chunk, one tick) share that time.
+   * `push` reads it at most once per task: events pushed in one synchronous burst (one
+   * network chunk, one tick) share that time. `assemble()` over an adapter reads it at most
+   * once per provider chunk instead (docs/decisions/0009-direct-adapter-fold.md).
    */
   readonly now?: () => number;
   /**
@@ -144,10 +157,15 @@ export class NodeAssembler<Node, Published> {
     this.#rank = new Map(this.#definitions.map((definition, i) => [definition, i]));
   }
 
+  static {
+    pushChecked = (assembler, event, at) => assembler.#receive(event, at);
+  }
+
   /** Takes events at the live end, in order. Throws an EventError (folding nothing) on a malformed one. */
   push(events: CallfoldEvent | readonly CallfoldEvent[]): void {
     const at = this.#time();
     if (!isList(events)) {
+      if (DEV_MODE) assemblerProbe.validated++;
       this.#receive(parseEvent(events), at);
       return;
     }
@@ -318,12 +336,14 @@ export class NodeAssembler<Node, Published> {
   #time(): number {
     if (this.#clock === undefined) {
       this.#clock = this.#now();
+      if (DEV_MODE) assemblerProbe.clockTasks++;
       queueMicrotask(this.#clearClock);
     }
     return this.#clock;
   }
 
   #receive(event: CallfoldEvent, at: number): void {
+    if (DEV_MODE) assemblerProbe.received++;
     if (event.type === 'stream/settle') {
       this.#settled.add(event.attemptId);
       this.#withdraw(event.attemptId);
@@ -527,6 +547,7 @@ function checked<E extends CallfoldEvent>(events: readonly E[]): readonly E[] {
   } catch (cause) {
     throw new EventError('', 'events: the list could not be read', { cause });
   }
+  if (DEV_MODE) assemblerProbe.validated += copy.length;
   for (const event of copy) parseEvent(event);
   return copy;
 }

@@ -16,4 +16,10 @@ export const assemblerProbe = {
   ordered: 0,
   /** Contexts visited to list every node afresh for `compose`. */
   listed: 0,
+  /** Events taken at the live end (by `push`, or by `assemble()` from an adapter), after validation. */
+  received: 0,
+  /** Events validated (`parseEvent`) on their way in: by `push`, `prepend` or `assemble()`. */
+  validated: 0,
+  /** Microtasks queued by the clock of `push` to forget its reading at the end of the task. */
+  clockTasks: 0,
 };

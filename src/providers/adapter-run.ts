@@ -1,5 +1,6 @@
-import { Observable } from 'rxjs';
+import type { Observable } from 'rxjs';
 import { describeValue } from '../events/describe-value.js';
+import { directEvents, type EventSink } from '../events/direct-events.js';
 import { jsonText } from '../events/json-text.js';
 import type { CallfoldEvent } from '../events/types.js';
 import { Attempt, type Dispatch, type Ending } from './attempt.js';
@@ -95,17 +96,17 @@ export class AdapterRun {
   /** Set by the folder when the provider names the response (or the message). */
   messageId: string | undefined;
   readonly #options: AdapterOptions;
-  readonly #emit: (event: CallfoldEvent) => void;
+  readonly #sink: EventSink;
   readonly #provider: string;
   readonly #malformed: (error: ProviderStreamError) => void;
   #attempt: Attempt | undefined;
   #attempts = 0;
   #ended = false;
 
-  constructor(options: AdapterOptions, emit: (event: CallfoldEvent) => void, provider = 'adapter') {
+  constructor(options: AdapterOptions, sink: EventSink, provider = 'adapter') {
     this.session = options.session ?? new Session();
     this.#options = options;
-    this.#emit = emit;
+    this.#sink = sink;
     this.#provider = provider;
     this.#malformed = options.onMalformed ?? warnMalformed;
   }
@@ -131,7 +132,7 @@ export class AdapterRun {
 
   /** Emits an event of the run that belongs to no attempt (an AI SDK tool result). */
   emit(event: CallfoldEvent): void {
-    this.#emit(event);
+    this.#sink.next(event);
   }
 
   /** The provider sent its terminal event: chunks after it are ignored. */
@@ -157,7 +158,7 @@ export class AdapterRun {
       attemptId,
       this.session,
       this.#options.dispatch ?? 'adapter',
-      this.#emit,
+      this.#sink,
     );
     attempt.messageId = this.messageId;
     this.#attempt = attempt;
@@ -196,6 +197,7 @@ export class AdapterRun {
  * instead. When the source is exhausted, a live attempt
  * was cut and settles alone; when reading or folding throws, the live attempt settles, then
  * the Observable fails with the error. Unsubscribing cancels the source and emits nothing.
+ * `assemble()` starts it directly (see `directEvents`): the same events, folded as built.
  */
 export function adapt(
   provider: string,
@@ -203,35 +205,36 @@ export function adapt(
   options: AdapterOptions,
   folder: (run: AdapterRun) => (chunk: unknown) => void,
 ): Observable<CallfoldEvent> {
-  return new Observable<CallfoldEvent>((subscriber) => {
-    const run = new AdapterRun(options, (event) => subscriber.next(event), provider);
+  return directEvents((sink) => {
+    const run = new AdapterRun(options, sink, provider);
     const fold = folder(run);
     const onMalformed = options.onMalformed ?? warnMalformed;
     const pump = pumpChunks(
       source,
       provider,
       (chunk) => {
-        if (run.ended || subscriber.closed) return;
+        if (run.ended || sink.closed) return;
         if (chunk !== DONE && !isRecord(chunk)) {
           onMalformed(
             new ProviderStreamError(provider, 'chunk is not an object', { payload: chunk }),
           );
           return;
         }
+        sink.chunk();
         fold(chunk);
       },
       (error) => {
-        if (!run.ended && !subscriber.closed) onMalformed(error);
+        if (!run.ended && !sink.closed) onMalformed(error);
       },
     );
     pump.done.then(
       () => {
         run.abort();
-        subscriber.complete();
+        sink.complete();
       },
       (error: unknown) => {
         run.abort();
-        subscriber.error(error);
+        sink.error(error);
       },
     );
     return () => pump.cancel();

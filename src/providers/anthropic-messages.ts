@@ -97,7 +97,7 @@ function anthropicFolder(run: AdapterRun): (chunk: unknown) => void {
       case 'content_block_delta': {
         const delta = field(chunk, 'delta');
         if (delta?.type === 'input_json_delta') {
-          if (delta.partial_json) inputs.delete(key);
+          if (delta.partial_json && inputs.size > 0) inputs.delete(key);
           attempt.tool(key, { args: delta.partial_json });
         } else if (delta?.type === 'text_delta') attempt.text(key, delta.text);
         else if (delta?.type === 'thinking_delta') attempt.text(key, delta.thinking, true);

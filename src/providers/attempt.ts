@@ -1,3 +1,4 @@
+import type { EventSink } from '../events/direct-events.js';
 import { jsonText } from '../events/json-text.js';
 import type {
   CallfoldEvent,
@@ -7,6 +8,7 @@ import type {
   ToolInput,
   ToolUseBlock,
 } from '../events/types.js';
+import { TextBuffer } from '../internal/text-buffer.js';
 import { isRecord } from './read-chunk.js';
 import type { CallShape, Session } from './session.js';
 
@@ -16,7 +18,7 @@ export type Dispatch = 'adapter' | 'host';
 interface TextBlockState {
   readonly kind: 'text' | 'reasoning';
   readonly block: number;
-  readonly parts: string[];
+  readonly parts: TextBuffer;
   /** A non-empty delta of this block was emitted. */
   shown: boolean;
   /** The authoritative text, once the block ended. */
@@ -30,7 +32,7 @@ interface ToolBlockState {
   name: string | undefined;
   /** Fixed when the first delta is emitted, which is when the name is known. */
   callId: string | undefined;
-  readonly parts: string[];
+  readonly parts: TextBuffer;
   final: string | undefined;
   /** Object arguments as the provider sent them (`parts` then holds their JSON text). */
   object: Record<string, unknown> | undefined;
@@ -100,7 +102,7 @@ export class Attempt {
   messageId: string | undefined;
   readonly #session: Session;
   readonly #dispatch: Dispatch;
-  readonly #emit: (event: CallfoldEvent) => void;
+  readonly #sink: Pick<EventSink, 'next' | 'continuation'>;
   readonly #blocks = new Map<string, BlockState>();
   readonly #callIds = new Set<string>();
   #state: 'live' | 'finished' | 'aborted' = 'live';
@@ -109,12 +111,16 @@ export class Attempt {
     attemptId: string,
     session: Session,
     dispatch: Dispatch,
-    emit: (event: CallfoldEvent) => void,
+    sink: Pick<EventSink, 'next' | 'continuation'>,
   ) {
     this.attemptId = attemptId;
     this.#session = session;
     this.#dispatch = dispatch;
-    this.#emit = emit;
+    this.#sink = sink;
+  }
+
+  #emit(event: CallfoldEvent): void {
+    this.#sink.next(event);
   }
 
   get live(): boolean {
@@ -139,7 +145,7 @@ export class Attempt {
             providerId: undefined,
             name: undefined,
             callId: undefined,
-            parts: [],
+            parts: new TextBuffer(),
             final: undefined,
             object: undefined,
             input: undefined,
@@ -148,7 +154,7 @@ export class Attempt {
             cut: false,
             deltaShape: undefined,
           }
-        : { kind, block, parts: [], shown: false, final: undefined },
+        : { kind, block, parts: new TextBuffer(), shown: false, final: undefined },
     );
   }
 
@@ -164,8 +170,12 @@ export class Attempt {
     this.#textDelta(state, delta);
   }
 
+  /**
+   * A text or reasoning fragment: a plain literal whose fields but `text` are fixed by the
+   * block, so the sink may take it as a continuation (see `EventSink`).
+   */
   #textDelta(state: BlockState, text: string): void {
-    this.#emit(
+    this.#sink.continuation(
       state.kind === 'reasoning'
         ? {
             type: 'stream/text-delta',
@@ -181,6 +191,15 @@ export class Attempt {
   /** What one chunk says of tool call `key`: its provider id, its name, an argument fragment. */
   tool(key: string, part: ToolPart): void {
     if (!this.live) return;
+    const shown = this.#blocks.get(key);
+    if (shown?.kind === 'tool' && shown.callId !== undefined && typeof part.args === 'string') {
+      // A shown call's next fragment (the hot path): only its text counts.
+      if (shown.final === undefined && part.args.length > 0) {
+        shown.parts.push(part.args);
+        this.#toolDelta(shown, part.args);
+      }
+      return;
+    }
     this.open(key, 'tool');
     const state = this.#blocks.get(key) as BlockState;
     if (state.kind !== 'tool') return;
@@ -195,7 +214,7 @@ export class Attempt {
     if (isPlainRecord(part.args) && state.final === undefined && state.input === undefined) {
       // Whole arguments as an object: shown as their JSON text, dispatched as the object.
       const text = writeJson(part.args);
-      if (text !== undefined && state.parts.length === 0) {
+      if (text !== undefined && state.parts.empty) {
         state.object = part.args;
         args = text;
       }
@@ -228,7 +247,7 @@ export class Attempt {
   /** The argument fragments of tool call `key` received so far, joined. */
   argsText(key: string): string | undefined {
     const state = this.#blocks.get(key);
-    return state?.kind === 'tool' ? state.parts.join('') : undefined;
+    return state?.kind === 'tool' ? state.parts.text() : undefined;
   }
 
   /**
@@ -247,10 +266,10 @@ export class Attempt {
           state.final = json;
         }
       }
-      if (given !== undefined && state.object !== undefined && given !== state.parts.join('')) {
+      if (given !== undefined && state.object !== undefined && given !== state.parts.text()) {
         state.object = undefined;
       }
-      const final = state.final ?? given ?? state.parts.join('');
+      const final = state.final ?? given ?? state.parts.text();
       state.final = final.trim() === '' && state.input === undefined ? '{}' : final;
       if (state.callId !== undefined) {
         this.#toolEnd(state);
@@ -258,7 +277,7 @@ export class Attempt {
       }
       return;
     }
-    state.final = given ?? state.parts.join('');
+    state.final = given ?? state.parts.text();
     if (state.final.length === 0) return;
     if (!state.shown) {
       state.shown = true;
@@ -315,7 +334,7 @@ export class Attempt {
       const shown =
         state.kind === 'tool'
           ? state.name !== undefined
-          : (state.final ?? state.parts.join('')) !== '';
+          : (state.final ?? state.parts.text()) !== '';
       if (shown) lastBlock = state;
     }
     if (ending.truncated && lastBlock?.kind === 'tool' && !lastBlock.recorded) lastBlock.cut = true;
@@ -381,7 +400,7 @@ export class Attempt {
       block: state.block,
       callId,
       name: state.name as string,
-      args: state.parts.join(''),
+      args: state.parts.text(),
       ...shape,
     });
     if (state.final !== undefined) {
@@ -435,10 +454,14 @@ export class Attempt {
     return undefined;
   }
 
-  /** One fragment of a shown call: a plain literal, its shape fixed since the first delta (hot path). */
+  /**
+   * One fragment of a shown call (the hot path): a plain literal whose fields but `args` are
+   * those of the call's first delta (`#show`), its shape fixed since then, so the sink may take
+   * it as a continuation (see `EventSink`).
+   */
   #toolDelta(state: ToolBlockState, args: string): void {
     const shape = state.deltaShape;
-    this.#emit(
+    this.#sink.continuation(
       shape === undefined
         ? {
             type: 'stream/tool-call-delta',

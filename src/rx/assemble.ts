@@ -1,9 +1,17 @@
-import { Observable, type OperatorFunction, type SchedulerLike, type Subscription } from 'rxjs';
+import {
+  Observable,
+  type OperatorFunction,
+  type SchedulerLike,
+  type Subscription,
+  type TeardownLogic,
+} from 'rxjs';
 import { Assembler, type AssemblerOptions } from '../conversation/assembler.js';
 import type { Conversation } from '../conversation/conversation.js';
+import { directStart, type EventSink } from '../events/direct-events.js';
 import { EventError } from '../events/validate.js';
 import type { KindedNode } from '../groups/builder.js';
 import type { AssembleInput, AssemblerCommand } from './assembler-command.js';
+import { DirectFold } from './direct-fold.js';
 import { publicationScheduler } from './publication-scheduler.js';
 
 export interface AssembleOptions<Extra extends KindedNode = never> extends AssemblerOptions<Extra> {
@@ -41,6 +49,11 @@ export interface AssembleOptions<Extra extends KindedNode = never> extends Assem
  *    is given.
  * 5. Unsubscribing cancels the scheduled publication and drops the Assembler: no work is
  *    left on the scheduler.
+ * 6. Piped straight from an adapter (`fromAnthropicMessages(stream).pipe(assemble())`), the
+ *    adapter's events are folded as it builds them (see `DirectFold`): the deltas of one block
+ *    that arrive between two publications reach the Definitions as one delta, each block's
+ *    deltas are validated once, and `now` is read once per provider chunk. What is published,
+ *    and when, is what the ordinary path publishes.
  *
  * `AssemblerOptions` (`definitions`, `groups`, `now`, `onError`) pass through to the Assembler.
  *
@@ -69,6 +82,8 @@ export function assemble<Extra extends KindedNode = never>(
       let last = assembler.publish();
       let scheduled = false;
       let task: Subscription | null = null;
+      /** Folds what the direct path holds (see DirectFold); nothing on the ordinary path. */
+      let drain = () => {};
 
       const cancel = () => {
         scheduled = false;
@@ -81,6 +96,7 @@ export function assemble<Extra extends KindedNode = never>(
         if (!assembler) return false;
         let conversation: Conversation<Extra>;
         try {
+          drain();
           conversation = assembler.publish();
         } catch (error) {
           subscriber.error(error);
@@ -106,31 +122,76 @@ export function assemble<Extra extends KindedNode = never>(
         if (flush()) subscriber.error(error);
       };
 
-      const inner = source.subscribe({
-        next: (input) => {
-          if (!assembler) return;
-          try {
-            fold(assembler, input);
-          } catch (error) {
-            if (!(error instanceof EventError && options.onInvalid)) return fail(error);
+      /** An input failed to fold: `onInvalid` skips it, anything else fails the stream. */
+      const reject = (error: unknown, input: unknown) => {
+        if (!(error instanceof EventError && options.onInvalid)) return fail(error);
+        try {
+          options.onInvalid(error, input);
+        } catch (thrown) {
+          fail(thrown);
+        }
+      };
+
+      const start = directStart(source);
+      let inner: TeardownLogic;
+      if (start) {
+        // An adapter's events, folded as it builds them: see DirectFold.
+        const direct = new DirectFold(assembler, options.now ?? Date.now);
+        drain = () => direct.drain();
+        const sink: EventSink = {
+          get closed() {
+            return assembler === null || subscriber.closed;
+          },
+          chunk: () => direct.chunk(),
+          next: (event) => {
+            if (!assembler) return;
             try {
-              options.onInvalid(error, input);
-            } catch (thrown) {
-              return fail(thrown);
+              direct.event(event);
+            } catch (error) {
+              return reject(error, event);
             }
-            return;
-          }
-          schedule();
-        },
-        error: fail,
-        complete: () => {
-          if (flush()) subscriber.complete();
-        },
-      });
+            schedule();
+          },
+          continuation: (event) => {
+            if (!assembler) return;
+            try {
+              direct.continuation(event);
+            } catch (error) {
+              return reject(error, event);
+            }
+            schedule();
+          },
+          error: (error) => {
+            if (assembler) fail(error);
+          },
+          complete: () => {
+            if (assembler && flush()) subscriber.complete();
+          },
+        };
+        inner = start(sink);
+      } else {
+        const subscription = source.subscribe({
+          next: (input) => {
+            if (!assembler) return;
+            try {
+              fold(assembler, input);
+            } catch (error) {
+              return reject(error, input);
+            }
+            schedule();
+          },
+          error: fail,
+          complete: () => {
+            if (flush()) subscriber.complete();
+          },
+        });
+        inner = () => subscription.unsubscribe();
+      }
       return () => {
-        inner.unsubscribe();
         cancel();
         assembler = null;
+        if (typeof inner === 'function') inner();
+        else inner?.unsubscribe();
       };
     });
 }

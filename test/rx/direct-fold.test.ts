@@ -1,0 +1,266 @@
+import { expect } from 'chai';
+import fc from 'fast-check';
+import { lastValueFrom, map, type Observable, type OperatorFunction, tap } from 'rxjs';
+import { assemblerProbe } from '../../src/assembler/probe.js';
+import type { Conversation } from '../../src/conversation/conversation.js';
+import type { CallfoldEvent } from '../../src/events/types.js';
+import type { EventError } from '../../src/events/validate.js';
+import type { AdapterOptions } from '../../src/providers/adapter-run.js';
+import { fromAnthropicMessages } from '../../src/providers/anthropic-messages.js';
+import { fromOpenAIChatCompletions } from '../../src/providers/openai-chat-completions.js';
+import { type AssembleOptions, assemble } from '../../src/rx/assemble.js';
+import { describe, it } from '../harness.js';
+import { fixedSession } from '../providers/support/cases.js';
+
+/** An Anthropic message: optional text, then a Write whose arguments come in `fragments`. */
+function anthropicChunks(fragments: readonly string[], prose: readonly string[] = []): unknown[] {
+  const chunks: unknown[] = [{ type: 'message_start', message: { id: 'msg_1', content: [] } }];
+  if (prose.length > 0) {
+    chunks.push({
+      type: 'content_block_start',
+      index: 0,
+      content_block: { type: 'text', text: '' },
+    });
+    for (const text of prose) {
+      chunks.push({ type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text } });
+    }
+    chunks.push({ type: 'content_block_stop', index: 0 });
+  }
+  const index = prose.length > 0 ? 1 : 0;
+  chunks.push({
+    type: 'content_block_start',
+    index,
+    content_block: { type: 'tool_use', id: 'toolu_1', name: 'Write', input: {} },
+  });
+  for (const partial_json of fragments) {
+    chunks.push({
+      type: 'content_block_delta',
+      index,
+      delta: { type: 'input_json_delta', partial_json },
+    });
+  }
+  chunks.push({ type: 'content_block_stop', index });
+  chunks.push({ type: 'message_delta', delta: { stop_reason: 'tool_use' } });
+  chunks.push({ type: 'message_stop' });
+  return chunks;
+}
+
+/**
+ * The chunks as an official SDK yields them: an async iterator, one chunk per microtask;
+ * after each chunk in `turns`, the event loop turns (a timer), as between two network reads.
+ */
+async function* sdkStream(chunks: readonly unknown[], turns: ReadonlySet<number> = new Set()) {
+  for (let i = 0; i < chunks.length; i++) {
+    yield chunks[i];
+    if (turns.has(i)) await new Promise<void>((resolve) => setTimeout(resolve, 0));
+  }
+}
+
+function writeFragments(count: number): string[] {
+  const content = 'x'.repeat(count * 16);
+  const text = JSON.stringify({ file_path: '/src/a.ts', content });
+  const fragments: string[] = [];
+  for (let i = 0; i < text.length; i += 16) fragments.push(text.slice(i, i + 16));
+  return fragments;
+}
+
+/** An operator that passes every event on unchanged: what turns the direct path off. */
+const passOn: OperatorFunction<CallfoldEvent, CallfoldEvent> = map((event) => event);
+
+interface Work {
+  readonly received: number;
+  readonly validated: number;
+  readonly clockTasks: number;
+  readonly clockReads: number;
+  readonly conversation: Conversation;
+}
+
+async function work(
+  events: Observable<CallfoldEvent>,
+  options: AssembleOptions = {},
+): Promise<Work> {
+  let clockReads = 0;
+  const before = { ...assemblerProbe };
+  const conversation = await lastValueFrom(
+    events.pipe(assemble({ now: () => ++clockReads * 1000, ...options })),
+  );
+  return {
+    received: assemblerProbe.received - before.received,
+    validated: assemblerProbe.validated - before.validated,
+    clockTasks: assemblerProbe.clockTasks - before.clockTasks,
+    clockReads,
+    conversation,
+  };
+}
+
+/** What a row and the groups show of a Conversation, answers read as a row reads them. */
+function seen(conversation: Conversation): unknown {
+  return {
+    items: conversation.items.map((item) =>
+      item.kind === 'group'
+        ? { kind: item.kind, summary: item.summary, detail: item.detail }
+        : { kind: item.kind, text: item.text, stage: item.stage },
+    ),
+    tools: [...conversation.tools.values()].map((node) => ({
+      callId: node.callId,
+      name: node.name,
+      stage: node.stage,
+      argsRaw: node.argsRaw,
+      path: node.args.text('file_path'),
+      length: node.args.stringLength('content'),
+      closed: node.args.closed(),
+      startedAt: node.startedAt,
+      firstTokenAt: node.firstTokenAt,
+    })),
+  };
+}
+
+describe('assemble() over an adapter (the direct path)', () => {
+  it('folds a long call as a few runs: validation, clock and folded events do not grow with its deltas (negative control: an operator between them folds every delta)', async () => {
+    const deltas = 2_000;
+    const chunks = anthropicChunks(writeFragments(deltas));
+    const direct = await work(
+      fromAnthropicMessages(sdkStream(chunks), { session: fixedSession() }),
+    );
+    const control = await work(
+      fromAnthropicMessages(sdkStream(chunks), { session: fixedSession() }).pipe(passOn),
+    );
+
+    expect(seen(direct.conversation)).to.deep.equal(seen(control.conversation));
+    expect(direct.conversation.tools.get('toolu_1')?.stage).to.equal('start');
+
+    // The direct path: the first delta, the run of the others, the block end, the records.
+    expect(direct.received).to.be.below(10);
+    expect(direct.validated).to.be.below(10);
+    expect(direct.clockReads).to.be.below(10);
+    expect(direct.clockTasks).to.equal(0);
+    // The control, over the same chunks: every delta folded, validated, and a clock task per chunk.
+    expect(control.received).to.be.at.least(deltas);
+    expect(control.validated).to.be.at.least(deltas);
+    expect(control.clockTasks).to.be.at.least(deltas);
+  });
+
+  it('gives the times the ordinary path gives: a chunk is stamped when it arrives', async () => {
+    const chunks = anthropicChunks(writeFragments(50));
+    // The host dispatches: no settle, so the node keeps the times of its live events.
+    const options = (): AdapterOptions => ({ session: fixedSession(), dispatch: 'host' });
+    const direct = await work(fromAnthropicMessages(sdkStream(chunks), options()));
+    const control = await work(fromAnthropicMessages(sdkStream(chunks), options()).pipe(passOn));
+    const node = direct.conversation.tools.get('toolu_1');
+    // content_block_start names the call (the first reading), the first fragment's chunk is the second.
+    expect(node?.startedAt).to.equal(1000);
+    expect(node?.firstTokenAt).to.equal(2000);
+    expect(control.conversation.tools.get('toolu_1')?.firstTokenAt).to.equal(2000);
+  });
+
+  it('publishes what the ordinary path publishes, at the same points, for any fragmentation and any network reads', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.string({ maxLength: 6 }), { maxLength: 6 }),
+        fc.array(fc.integer({ min: 1, max: 40 }), { minLength: 1, maxLength: 30 }),
+        fc.uniqueArray(fc.nat(60), { maxLength: 8 }),
+        async (prose, cuts, turnsAt) => {
+          const text = JSON.stringify({ file_path: 'a.ts', content: 'é\\"x'.repeat(30) });
+          const fragments: string[] = [];
+          let at = 0;
+          for (const cut of cuts) {
+            if (at >= text.length) break;
+            fragments.push(text.slice(at, at + cut));
+            at += cut;
+          }
+          if (at < text.length) fragments.push(text.slice(at));
+          const chunks = anthropicChunks(fragments, prose);
+          const turns = new Set(turnsAt);
+          const views = async (passThrough: boolean) => {
+            const shown: unknown[] = [];
+            const source = fromAnthropicMessages(sdkStream(chunks, turns), {
+              session: fixedSession(),
+            });
+            await lastValueFrom(
+              (passThrough ? source.pipe(passOn) : source).pipe(
+                assemble({ now: () => 1000 }),
+                tap((conversation) => shown.push(seen(conversation))),
+              ),
+            );
+            return shown;
+          };
+          expect(await views(false)).to.deep.equal(await views(true));
+        },
+      ),
+      { numRuns: 25 },
+    );
+  });
+
+  it('still rejects each malformed event an adapter builds (an empty attemptId), as the ordinary path does', async () => {
+    const chunks = anthropicChunks(writeFragments(20));
+    const outcome = async (passThrough: boolean, onInvalid: boolean) => {
+      const inputs: unknown[] = [];
+      const source = fromAnthropicMessages(sdkStream(chunks), {
+        attemptId: '',
+        session: fixedSession(),
+      });
+      const error = await lastValueFrom(
+        (passThrough ? source.pipe(passOn) : source).pipe(
+          assemble({
+            now: () => 1000,
+            ...(onInvalid && {
+              onInvalid: (invalid: EventError, input: unknown) =>
+                inputs.push([invalid.field, input]),
+            }),
+          }),
+        ),
+        { defaultValue: undefined },
+      ).then(
+        () => undefined,
+        (failure: unknown) =>
+          failure instanceof Error ? `${failure.name}: ${failure.message}` : failure,
+      );
+      return { inputs, error };
+    };
+    const direct = await outcome(false, true);
+    // Every delta and the block end are skipped one by one; the Session refuses the message.
+    expect(direct.inputs.length).to.be.at.least(20);
+    expect(direct).to.deep.equal(await outcome(true, true));
+    const failed = await outcome(false, false);
+    expect(failed.error).to.match(/^EventError: stream\/tool-call-delta event: "attemptId"/);
+    expect(failed).to.deep.equal(await outcome(true, false));
+  });
+
+  it('folds text and interleaved calls of an OpenAI stream as the ordinary path does', async () => {
+    const chunk = (delta: unknown, finish_reason: string | null = null) => ({
+      choices: [{ index: 0, delta, finish_reason }],
+    });
+    const chunks: unknown[] = [chunk({ role: 'assistant', content: 'Writing ' })];
+    chunks.push(chunk({ content: 'two files.' }));
+    for (const index of [0, 1]) {
+      chunks.push(
+        chunk({
+          tool_calls: [
+            {
+              index,
+              id: `call_${index}`,
+              type: 'function',
+              function: { name: 'Write', arguments: '' },
+            },
+          ],
+        }),
+      );
+    }
+    const fragments = writeFragments(30);
+    for (const args of fragments) {
+      for (const index of [0, 1])
+        chunks.push(chunk({ tool_calls: [{ index, function: { arguments: args } }] }));
+    }
+    chunks.push(chunk({}, 'tool_calls'));
+    const direct = await work(
+      fromOpenAIChatCompletions(sdkStream(chunks), { session: fixedSession() }),
+    );
+    const control = await work(
+      fromOpenAIChatCompletions(sdkStream(chunks), { session: fixedSession() }).pipe(passOn),
+    );
+    expect(seen(direct.conversation)).to.deep.equal(seen(control.conversation));
+    expect(direct.conversation.tools.size).to.equal(2);
+    // Interleaved calls break every run: each delta is validated and folded, as without the direct path.
+    expect(direct.received).to.be.at.least(fragments.length * 2);
+  });
+});
