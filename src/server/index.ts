@@ -1,5 +1,6 @@
 export { appendRuns } from './append-runs.js';
 export type { DurableLog } from './durable-log.js';
+export type { FanOutMs } from './fan-out-pacer.js';
 export type { LocalStoreOptions } from './local-store.js';
 export { memoryStore } from './memory-store.js';
 export { type NodeRequestLike, type NodeResponseLike, toNodeListener } from './node-listener.js';

@@ -1,6 +1,6 @@
 import { isDurableEvent, type SessionEvent, type StreamEvent } from '../events/types.js';
 import { checkPage, type DurableLog } from './durable-log.js';
-import { type FanOutPacer, fanOutPacer } from './fan-out-pacer.js';
+import { type FanOutMs, type FanOutPacer, fanOutPacer } from './fan-out-pacer.js';
 import { FollowerQueue } from './follower-queue.js';
 import { assertSessionId } from './session-id.js';
 import type {
@@ -19,13 +19,14 @@ export interface LocalStoreOptions {
   /** How often expired leases are looked for while attempts are live. Default: leaseMs / 4, at most 1 s. */
   readonly sweepMs?: number;
   /**
-   * Followers are woken at most once per this many ms, each taking everything that arrived
-   * meanwhile as one chunk (see `FanOutPacer`): an event waits at most this long plus the
+   * Followers are woken at most once per window, each taking everything that arrived
+   * meanwhile as one chunk (see `FanOutPacer`): an event waits at most the window plus the
    * wake-up, and a busy session costs each follower tens of writes a second, not thousands.
-   * An event after a quiet window goes out at once. 0: every write wakes every follower.
-   * Default 20 ms.
+   * An event after a quiet window goes out at once. A number: a fixed window in ms (0: every
+   * write wakes every follower). `'auto'` (default): 0.02 ms per follower the last wake-up
+   * reached, at most 20 ms — no delay for a few followers, 20 ms for 1,000.
    */
-  readonly fanOutMs?: number;
+  readonly fanOutMs?: FanOutMs;
 }
 
 interface Attempt {

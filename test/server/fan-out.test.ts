@@ -24,13 +24,17 @@ function reader(body: ReadableStream<Uint8Array>, messages: number) {
   const chunks: Uint8Array[] = [];
   const utf8 = new TextDecoder();
   let text = '';
+  let read = 0;
   const stream = body.getReader();
   const done = (async () => {
-    while ((text.match(/\n\n/g) ?? []).length < messages) {
+    // The handler writes whole events, so a chunk's blank lines are its messages.
+    while (read < messages) {
       const next = await stream.read();
       if (next.done) break;
       chunks.push(next.value);
-      text += utf8.decode(next.value, { stream: true });
+      const part = utf8.decode(next.value, { stream: true });
+      read += (part.match(/\n\n/g) ?? []).length;
+      text += part;
     }
     await stream.cancel();
   })();
@@ -38,7 +42,7 @@ function reader(body: ReadableStream<Uint8Array>, messages: number) {
 }
 
 /** `writes` live writes, each its own store call with a macrotask between: one burst. */
-async function burst(fanOutMs: number, followers: number, writes: number) {
+async function burst(fanOutMs: number | 'auto', followers: number, writes: number) {
   const store = memoryStore({ fanOutMs });
   const handler = sessionHandler(store, { sessionId: () => 's', authorize: () => true });
   const readers = [];
@@ -101,8 +105,27 @@ describe('fan-out pacing (fanOutMs)', () => {
     await store.close();
   });
 
+  it("'auto' (the default) does not hold back the writes to a single follower", async () => {
+    const writes = 60;
+    const [only] = await burst('auto', 1, writes);
+    expect(inOrder(only?.text() ?? '', writes)).to.equal(true);
+    expect(only?.chunks.length).to.be.above(writes / 2);
+  });
+
+  it("'auto' paces a thousand followers: each reads a burst of 60 writes as far fewer chunks (negative control: fanOutMs 0)", async () => {
+    const writes = 60;
+    const paced = await burst('auto', 1000, writes);
+    const chunks = paced.map((r) => r.chunks.length).sort((a, b) => a - b);
+    expect(inOrder(paced[999]?.text() ?? '', writes)).to.equal(true);
+    expect(chunks[500], 'median chunks per follower').to.be.below(writes / 3);
+    const unpaced = await burst(0, 1000, writes);
+    const control = unpaced.map((r) => r.chunks.length).sort((a, b) => a - b);
+    expect(control[500]).to.be.above(writes / 2);
+  });
+
   it('rejects a negative or non-numeric fanOutMs', () => {
     expect(() => memoryStore({ fanOutMs: -1 })).to.throw(RangeError, /fanOutMs/);
     expect(() => memoryStore({ fanOutMs: Number.NaN })).to.throw(RangeError, /fanOutMs/);
+    expect(() => memoryStore({ fanOutMs: 'fast' as never })).to.throw(RangeError, /fanOutMs/);
   });
 });

@@ -6,7 +6,7 @@ import {
   type StreamEvent,
 } from '../../events/types.js';
 import { checkPage } from '../durable-log.js';
-import { type FanOutPacer, fanOutPacer } from '../fan-out-pacer.js';
+import { type FanOutMs, type FanOutPacer, fanOutPacer } from '../fan-out-pacer.js';
 import { FollowerQueue } from '../follower-queue.js';
 import { assertSessionId } from '../session-id.js';
 import type {
@@ -30,8 +30,8 @@ export type RedisStoreOptions = ({ readonly url: string } | { readonly client: R
   readonly feedMax?: number;
   /** How long one blocking read waits before it is reissued. Default 5000 ms. */
   readonly blockMs?: number;
-  /** Followers are woken at most once per this many ms (as `memoryStore`'s). Default 20 ms; 0: at every read. */
-  readonly fanOutMs?: number;
+  /** Followers are woken at most once per window, as `memoryStore`'s: `'auto'` (default) or ms (0: at every read). */
+  readonly fanOutMs?: FanOutMs;
 };
 
 interface Waiting {
