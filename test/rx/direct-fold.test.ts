@@ -1,6 +1,13 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
-import { lastValueFrom, map, type Observable, type OperatorFunction, tap } from 'rxjs';
+import {
+  lastValueFrom,
+  map,
+  type Observable,
+  type OperatorFunction,
+  tap,
+  VirtualTimeScheduler,
+} from 'rxjs';
 import { assemblerProbe } from '../../src/assembler/probe.js';
 import type { Conversation } from '../../src/conversation/conversation.js';
 import type { CallfoldEvent } from '../../src/events/types.js';
@@ -46,13 +53,18 @@ function anthropicChunks(fragments: readonly string[], prose: readonly string[] 
 }
 
 /**
- * The chunks as an official SDK yields them: an async iterator, one chunk per microtask;
- * after each chunk in `turns`, the event loop turns (a timer), as between two network reads.
+ * The chunks as an official SDK yields them: an async iterator, one chunk per microtask.
+ * After each chunk in `turns`, `turn()` runs: the event loop turning between two network
+ * reads, which runs what the publication scheduler holds.
  */
-async function* sdkStream(chunks: readonly unknown[], turns: ReadonlySet<number> = new Set()) {
+async function* sdkStream(
+  chunks: readonly unknown[],
+  turns: ReadonlySet<number> = new Set(),
+  turn: () => void = () => {},
+) {
   for (let i = 0; i < chunks.length; i++) {
     yield chunks[i];
-    if (turns.has(i)) await new Promise<void>((resolve) => setTimeout(resolve, 0));
+    if (turns.has(i)) turn();
   }
 }
 
@@ -173,12 +185,15 @@ describe('assemble() over an adapter (the direct path)', () => {
           const turns = new Set(turnsAt);
           const views = async (passThrough: boolean) => {
             const shown: unknown[] = [];
-            const source = fromAnthropicMessages(sdkStream(chunks, turns), {
-              session: fixedSession(),
-            });
+            // A virtual scheduler, so that publications fall at the turns in every runtime.
+            const scheduler = new VirtualTimeScheduler();
+            const source = fromAnthropicMessages(
+              sdkStream(chunks, turns, () => scheduler.flush()),
+              { session: fixedSession() },
+            );
             await lastValueFrom(
               (passThrough ? source.pipe(passOn) : source).pipe(
-                assemble({ now: () => 1000 }),
+                assemble({ now: () => 1000, scheduler }),
                 tap((conversation) => shown.push(seen(conversation))),
               ),
             );
