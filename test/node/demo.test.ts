@@ -238,7 +238,8 @@ function readTimeline(selector: string): Promise<Shown> {
     const timeline = document.querySelector(selector) as Lit;
     await timeline.updateComplete;
     const items: Shown['items'] = [];
-    for (const item of timeline.shadowRoot?.querySelectorAll('.timeline > .section > .chunk > *') ?? []) {
+    for (const item of timeline.shadowRoot?.querySelectorAll('.timeline > .section > .chunk > *') ??
+      []) {
       if (item.getAttribute('part') === 'turn') {
         items.push({ turn: text(item, 'turn-prompt') });
         continue;
