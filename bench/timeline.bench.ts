@@ -140,6 +140,7 @@ try {
     { title: 'p95', align: 'right' as const },
     { title: 'max', align: 'right' as const },
     { title: 'fold ms p50 / p95', align: 'right' as const },
+    { title: 'timeline update ms p50 / p95', align: 'right' as const },
     { title: 'updates/frame t/g/r (median)', align: 'right' as const },
   ];
   const rows: string[][] = [];
@@ -171,6 +172,7 @@ try {
         ms(frameP95),
         ms(Math.max(...frames)),
         `${ms(median(streams.flatMap((s) => s.foldMs)))} / ${ms(p95(streams.flatMap((s) => s.foldMs)))}`,
+        `${ms(median(streams.flatMap((s) => s.timelineMs)))} / ${ms(p95(streams.flatMap((s) => s.timelineMs)))}`,
         `${pooled('timeline')}/${pooled('group')}/${pooled('row')}`,
       ]);
       summary.push({

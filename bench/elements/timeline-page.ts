@@ -39,6 +39,8 @@ export interface StreamResult {
   readonly frameMs: number[];
   /** Of each frame, the push and publish alone (the fold, before any rendering). */
   readonly foldMs: number[];
+  /** Of each frame, the timeline's own Lit update (`willUpdate`, render, commit), not its children's. */
+  readonly timelineMs: number[];
   /** Lit updates per frame, by element kind. */
   readonly updates: { timeline: number[]; group: number[]; row: number[] };
   /** The live row was the same element at every stage. */
@@ -72,6 +74,22 @@ litPrototype.update = function (this: LitElement, changed: unknown) {
   else if (tag === 'tool-group') counts.group++;
   else if (tag === 'tool-row') counts.row++;
   lastUpdateEnd = performance.now();
+};
+
+// The timeline's own update (its `willUpdate` included): summed per frame.
+let timelineUpdateMs = 0;
+const reactivePrototype = LitElement.prototype as unknown as {
+  performUpdate(this: LitElement): void;
+};
+const performUpdate = reactivePrototype.performUpdate;
+reactivePrototype.performUpdate = function (this: LitElement) {
+  if (this.localName !== 'tool-timeline') return performUpdate.call(this);
+  const start = performance.now();
+  try {
+    return performUpdate.call(this);
+  } finally {
+    timelineUpdateMs += performance.now() - start;
+  }
 };
 
 const NAMES = ['Read', 'Bash', 'Write', 'Edit', 'Grep'] as const;
@@ -293,6 +311,7 @@ window.timelineStream = async (calls, expanded, deltasPerFrame, fill = true) => 
   await hooks.profileStart?.();
   const frameMs: number[] = [];
   const foldMs: number[] = [];
+  const timelineMs: number[] = [];
   const updates = { timeline: [] as number[], group: [] as number[], row: [] as number[] };
   let row: Element | null = null;
   let sameRow = true;
@@ -305,6 +324,7 @@ window.timelineStream = async (calls, expanded, deltasPerFrame, fill = true) => 
     const time = await nextFrame();
     void time;
     const before = { ...counts };
+    timelineUpdateMs = 0;
     const start = performance.now();
     const batch = events.slice(next, next + deltasPerFrame);
     next += batch.length;
@@ -316,6 +336,7 @@ window.timelineStream = async (calls, expanded, deltasPerFrame, fill = true) => 
     await timeline.updateComplete;
     await nextTask();
     frameMs.push(Math.max(callbackEnd, lastUpdateEnd) - start);
+    timelineMs.push(timelineUpdateMs);
     updates.timeline.push(counts.timeline - before.timeline);
     updates.group.push(counts.group - before.group);
     updates.row.push(counts.row - before.row);
@@ -334,6 +355,7 @@ window.timelineStream = async (calls, expanded, deltasPerFrame, fill = true) => 
     frames: frameMs.length,
     frameMs,
     foldMs,
+    timelineMs,
     updates,
     sameRow,
     finalStage: last?.stage ?? 'missing',
