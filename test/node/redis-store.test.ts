@@ -77,3 +77,52 @@ describe('redisStore: a tail that falls behind the feed trim', () => {
     }
   });
 });
+
+describe('redisStore: a tail re-created while a read is in flight', () => {
+  it('takes no reply meant for the tail before it: followers joining as others leave, under steady appends, end without error and in order (failed before: "fell behind the feed trim" with no trim)', async () => {
+    // The last follower leaving deletes the tail; the next one makes a new tail whose cursor is
+    // the feed's tip at its snapshot. A blocking read sent with the old tail's cursor can still
+    // answer after that: its entries start before the new cursor. Before, the new tail took
+    // them as a gap and ended its followers with a trim error although nothing was trimmed.
+    const store = await redisStore({ url: redis.url, prefix: `recreate${++stores}:` });
+    let appending = true;
+    try {
+      await store.append('s', [{ type: 'turn/start', turnId: 't1' }]);
+      let latest = 1;
+      const appender = (async () => {
+        for (let i = 0; appending; i++) {
+          const [appended] = await store.append('s', [
+            { type: 'tool/result', callId: `c${i}`, output: i },
+          ]);
+          latest = appended?.seq ?? latest;
+        }
+      })();
+      const errors: unknown[] = [];
+      for (let round = 0; round < 200; round++) {
+        const controller = new AbortController();
+        const seqs: number[] = [];
+        // Leave at the first event appended after the follow began: it came through the
+        // tail's read, and another read is in flight when the tail goes away.
+        const live = latest + 1;
+        try {
+          for await (const event of store.follow('s', { after: 0, signal: controller.signal })) {
+            if (isDurableEvent(event)) seqs.push(event.seq);
+            if ((seqs.at(-1) ?? 0) > live) break;
+          }
+        } catch (error) {
+          errors.push(error);
+        }
+        controller.abort();
+        expect(seqs, 'each follower gets the log in order').to.deep.equal(
+          Array.from({ length: seqs.length }, (_, i) => i + 1),
+        );
+      }
+      appending = false;
+      await appender;
+      expect(errors.map(String)).to.deep.equal([]);
+    } finally {
+      appending = false;
+      await store.close();
+    }
+  });
+});

@@ -306,6 +306,9 @@ class RedisStore implements SessionStore {
         this.#readerId ??= (await this.#reader.call('CLIENT', 'ID').catch(() => undefined)) as
           | number
           | undefined;
+        // The tails this read is for: one deleted and made again meanwhile (its last follower
+        // left, a new one came) starts from its own snapshot, so this reply is not for it.
+        const asked = new Map(tailed);
         let reply: ReadReply;
         try {
           this.#blocked = true;
@@ -329,7 +332,7 @@ class RedisStore implements SessionStore {
         for (const [key, entries] of reply ?? []) {
           const sessionId = key.slice(this.#prefix.length + 1, key.length - ':feed'.length - 1);
           const tail = this.#tails.get(sessionId);
-          if (!tail || entries.length === 0) continue;
+          if (!tail || tail !== asked.get(sessionId) || entries.length === 0) continue;
           const first = (entries[0] as Entry)[0];
           // An empty feed at the snapshot ('0-0'): any first entry is fine.
           if (tail.cursor !== undefined && tail.cursor !== '0-0' && !follows(first, tail.cursor)) {
