@@ -13,7 +13,8 @@ import {
   type TimelineItem,
 } from '../../elements/internal/timeline-chunks.js';
 import { Assembler } from '../../src/conversation/assembler.js';
-import type { CallfoldEvent, SessionEvent } from '../../src/events/types.js';
+import type { SessionEvent } from '../../src/events/types.js';
+import { liveWriteBatches } from '../assembler/support/events.js';
 import { describe, it } from '../harness.js';
 
 let next = 0;
@@ -195,18 +196,7 @@ describe('TimelineChunks', () => {
     expect(total).to.be.above(6_000);
     const text = JSON.stringify({ file_path: '/src/live.ts', content: 'x'.repeat(8192) });
     const work = { recorded: [] as number[], copied: [] as number[], recut: [] as number[] };
-    for (let at = 0; at < text.length; at += 512) {
-      const batch: CallfoldEvent[] = [];
-      for (let i = at; i < Math.min(at + 512, text.length); i += 16) {
-        batch.push({
-          type: 'stream/tool-call-delta',
-          attemptId: 'live',
-          block: 0,
-          callId: 'live',
-          ...(i === 0 ? { name: 'Write' } : {}),
-          args: text.slice(i, i + 16),
-        });
-      }
+    for (const batch of liveWriteBatches(text, 512)) {
       assembler.push(batch);
       const published = assembler.publish();
       // Read as a row does: the size, per KiB (so the live node changes once per KiB).

@@ -13,7 +13,8 @@ import { ToolTimelineElement } from '../../elements/classes.js';
 import type { Chunk } from '../../elements/internal/timeline-chunks.js';
 import { Assembler } from '../../src/conversation/assembler.js';
 import type { Conversation } from '../../src/conversation/conversation.js';
-import type { CallfoldEvent, MessageBlock, SessionEvent } from '../../src/events/types.js';
+import type { MessageBlock, SessionEvent } from '../../src/events/types.js';
+import { liveWriteBatches } from '../assembler/support/events.js';
 import { describe, it } from '../harness.js';
 
 /** Every chunk renders at once (negative control of the waiting chunks). */
@@ -216,18 +217,7 @@ async function streamBelow(tag: string) {
   const rows = new Set<Element>();
   let last = conversation;
   const { byTag } = await countUpdates(async () => {
-    for (let at = 0; at < text.length; at += 256) {
-      const batch: CallfoldEvent[] = [];
-      for (let i = at; i < Math.min(at + 256, text.length); i += 16) {
-        batch.push({
-          type: 'stream/tool-call-delta',
-          attemptId: 'live',
-          block: 0,
-          callId: 'live',
-          ...(i === 0 ? { name: 'Write' } : {}),
-          args: text.slice(i, i + 16),
-        });
-      }
+    for (const batch of liveWriteBatches(text, 256)) {
       assembler.push(batch);
       const before = reads.id;
       const published = assembler.publish();
@@ -271,18 +261,7 @@ async function chunkTemplatesBelow(tag: string) {
   const text = JSON.stringify({ file_path: '/src/live.ts', content: 'x'.repeat(8192) });
   const perPublication: number[] = [];
   let last = conversation;
-  for (let at = 0; at < text.length; at += 256) {
-    const batch: CallfoldEvent[] = [];
-    for (let i = at; i < Math.min(at + 256, text.length); i += 16) {
-      batch.push({
-        type: 'stream/tool-call-delta',
-        attemptId: 'live',
-        block: 0,
-        callId: 'live',
-        ...(i === 0 ? { name: 'Write' } : {}),
-        args: text.slice(i, i + 16),
-      });
-    }
+  for (const batch of liveWriteBatches(text, 256)) {
     assembler.push(batch);
     const published = assembler.publish();
     if (published === last) continue;

@@ -43,6 +43,29 @@ export function toolDelta(
     : { type: 'stream/tool-call-delta', attemptId, block, callId, name, args };
 }
 
+/**
+ * The deltas of a `Write` call streaming `text` (attempt and call `live`, block 0; the first
+ * delta names the tool), `size` characters each, grouped in batches of `perBatch` characters:
+ * one batch per push.
+ */
+export function liveWriteBatches(
+  text: string,
+  perBatch: number,
+  size = 16,
+): ToolCallDeltaEvent[][] {
+  const batches: ToolCallDeltaEvent[][] = [];
+  for (let at = 0; at < text.length; at += perBatch) {
+    const batch: ToolCallDeltaEvent[] = [];
+    for (let i = at; i < Math.min(at + perBatch, text.length); i += size) {
+      batch.push(
+        toolDelta('live', 0, 'live', text.slice(i, i + size), i === 0 ? 'Write' : undefined),
+      );
+    }
+    batches.push(batch);
+  }
+  return batches;
+}
+
 /** A block end; a tool block's when `callId` is given. */
 export function blockEnd(
   attemptId: string,
