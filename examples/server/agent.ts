@@ -3,7 +3,9 @@
  * `fromOpenAIChatCompletions` into the store with `recordAttempt` (followers see the calls
  * as they stream), run the calls it dispatched in the sandbox, record their results, and ask
  * again until a response calls no tool (or, cut by its token limit, could not). A response
- * cut mid-stream (no `assistant/message`) is retried; `recordAttempt` has already withdrawn its preparing calls for every follower.
+ * cut mid-stream (no `assistant/message`) is retried; `recordAttempt` has already withdrawn its
+ * preparing calls for every follower. A request that fails past its retries (a refused key, an
+ * unreachable endpoint) fails the run, but its turn still ends (`turn/end`) for followers.
  */
 import { tap } from 'rxjs';
 import type { AssistantMessageEvent, ToolCallEvent } from '../../src/events/types.js';
@@ -45,6 +47,16 @@ export async function runAgent({
     const turnId = `turn_${turn + 1}`;
     messages.push({ role: 'user', content: prompt });
     await append({ type: 'turn/start', turnId });
+    try {
+      await runTurn(turn);
+    } finally {
+      // Even a failed turn ends, so followers do not wait for it forever.
+      await append({ type: 'turn/end', turnId });
+    }
+  }
+
+  /** Asks the model until the turn is done; throws when a response failed past its retries. */
+  async function runTurn(turn: number): Promise<void> {
     let retries = 0;
     for (let response = 0; response < maxResponses && !signal.aborted; response++) {
       const body = await model.respond(turn, messages, signal);
@@ -105,6 +117,5 @@ export async function runAgent({
         }),
       );
     }
-    await append({ type: 'turn/end', turnId });
   }
 }
