@@ -93,7 +93,7 @@ export {
 export { toolDetail } from './groups/detail.js';
 export { type DetailSource, detailSources } from './groups/detail-sources.js';
 export { detailText } from './groups/detail-text.js';
-export { keptEnds } from './groups/kept-ends.js';
+export { commonEnds, keptEnds } from './groups/kept-ends.js';
 export {
   PATCH_FILES_KEPT,
   type PatchFile,

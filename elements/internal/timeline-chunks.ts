@@ -1,5 +1,4 @@
-import { type Conversation, keptEnds, type TurnNode } from '../../src/index.js';
-import { commonEnds } from './common-ends.js';
+import { type Conversation, commonEnds, keptEnds, type TurnNode } from '../../src/index.js';
 import { recut } from './runs.js';
 
 /** What a Conversation lists: an assistant response, a turn, or a tool group. */

@@ -2,7 +2,7 @@
  * What a Builder's `items` array keeps of the one the same Builder published just before it:
  * its first `prefix` and last `suffix` items are the same objects, in the same order
  * (`prefix + suffix` at most the shorter length). Undefined when `next` was not published
- * right after `previous` by one Builder (compare them by identity instead).
+ * right after `previous` by one Builder (compare them by identity instead: `commonEnds`).
  *
  * A view of a long session uses it to find the stretch that changed without comparing every
  * item (`<tool-timeline>` re-renders only the chunks over it): O(1).
@@ -57,8 +57,12 @@ export function recordKeptEnds(
 
 /**
  * The lengths of the longest common prefix and suffix of two lists, by identity, not
- * overlapping (`prefix + suffix ≤` the shorter length). Internal: not re-exported
- * (`elements/internal/common-ends.ts` is the elements' copy).
+ * overlapping (`prefix + suffix ≤` the shorter length): one identity comparison per item
+ * kept, and at most two more. What a view falls back to where `keptEnds` answers undefined (lists one Builder did
+ * not publish one after the other, e.g. after skipping a publication).
+ *
+ * @example
+ * const { prefix, suffix } = keptEnds(shown.items, next.items) ?? commonEnds(shown.items, next.items);
  */
 export function commonEnds(
   a: readonly unknown[],

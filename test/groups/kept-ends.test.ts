@@ -1,12 +1,12 @@
 /**
  * `keptEnds` (src/groups/kept-ends.ts): for consecutive `items` arrays of one Builder, the
  * ends it reports are the same objects in both; for lists it did not publish one after the
- * other, it reports nothing.
+ * other, it reports nothing. `commonEnds`, the fallback: the longest common ends by identity.
  */
 import { expect } from 'chai';
 import fc from 'fast-check';
 import type { SessionEvent } from '../../src/events/types.js';
-import { keptEnds } from '../../src/groups/kept-ends.js';
+import { commonEnds, keptEnds } from '../../src/groups/kept-ends.js';
 import { describe, it } from '../harness.js';
 import { assembler, toolDelta } from './support.js';
 
@@ -106,5 +106,25 @@ describe('keptEnds', () => {
       expect(keptEnds(lists[i - 2] as readonly unknown[], next)).to.equal(undefined);
       expect(keptEnds(previous, [...next])).to.equal(undefined);
     }
+  });
+
+  it('commonEnds: for any two lists, the longest prefix and suffix of the same objects that do not overlap', () => {
+    const objects = Array.from({ length: 4 }, (_, i) => ({ i }));
+    const list = fc.array(fc.constantFrom(...objects), { maxLength: 12 });
+    fc.assert(
+      fc.property(list, list, (a, b) => {
+        const { prefix, suffix } = commonEnds(a, b);
+        const shorter = Math.min(a.length, b.length);
+        expect(prefix + suffix).to.be.at.most(shorter);
+        for (let i = 0; i < prefix; i++) expect(b[i]).to.equal(a[i]);
+        for (let i = 1; i <= suffix; i++) expect(b[b.length - i]).to.equal(a[a.length - i]);
+        // Longest: the next item at either end differs, or the ends would overlap.
+        if (prefix < shorter) expect(b[prefix]).not.to.equal(a[prefix]);
+        if (prefix + suffix < shorter) {
+          expect(a[a.length - 1 - suffix]).not.to.equal(b[b.length - 1 - suffix]);
+        }
+      }),
+      { numRuns: 300 },
+    );
   });
 });
