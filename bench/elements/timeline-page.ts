@@ -10,6 +10,7 @@ import '../../elements/tool-timeline.js';
 import type { ToolTimelineElement } from '../../elements/classes.js';
 import type { CallfoldEvent, MessageBlock, SessionEvent } from '../../src/events/types.js';
 import { Assembler, type Conversation } from '../../src/index.js';
+import { writeDeltas } from '../../test/assembler/support/events.js';
 import { pick, seededRandom } from '../support/prng.js';
 
 export interface FirstRenderResult {
@@ -179,19 +180,10 @@ function prose(length: number): string {
 /** The new write: 16-character deltas of a 512 KiB prose `content`, then its `tool/call`. */
 function liveWrite(seq: number): CallfoldEvent[] {
   const args = JSON.stringify({ file_path: 'src/live.ts', content: prose(512 * 1024) });
-  const out: CallfoldEvent[] = [];
-  for (let offset = 0; offset < args.length; offset += 16) {
-    out.push({
-      type: 'stream/tool-call-delta',
-      attemptId: 'live',
-      block: 0,
-      callId: 'live_write',
-      ...(offset === 0 ? { name: 'Write' } : {}),
-      args: args.slice(offset, offset + 16),
-    });
-  }
-  out.push({ type: 'tool/call', seq, callId: 'live_write', name: 'Write', args });
-  return out;
+  return [
+    ...writeDeltas(args, 16, 'live_write'),
+    { type: 'tool/call', seq, callId: 'live_write', name: 'Write', args },
+  ];
 }
 
 const nextTask = (): Promise<void> =>

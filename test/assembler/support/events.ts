@@ -44,25 +44,35 @@ export function toolDelta(
 }
 
 /**
- * The deltas of a `Write` call streaming `text` (attempt and call `live`, block 0; the first
- * delta names the tool), `size` characters each, grouped in batches of `perBatch` characters:
- * one batch per push.
+ * The deltas of a `Write` call streaming `text` (attempt `live`, block 0, call `callId`; the
+ * first delta names the tool), `size` characters each. The timeline bench streams these too.
+ */
+export function writeDeltas(text: string, size = 16, callId = 'live'): ToolCallDeltaEvent[] {
+  const deltas: ToolCallDeltaEvent[] = [];
+  for (let at = 0; at < text.length; at += size) {
+    deltas.push(
+      toolDelta('live', 0, callId, text.slice(at, at + size), at === 0 ? 'Write' : undefined),
+    );
+  }
+  return deltas;
+}
+
+/**
+ * The deltas of `writeDeltas(text, size)` grouped in batches of `perBatch` characters (a
+ * multiple of `size`): one batch per push.
  */
 export function liveWriteBatches(
   text: string,
   perBatch: number,
   size = 16,
 ): ToolCallDeltaEvent[][] {
-  const batches: ToolCallDeltaEvent[][] = [];
-  for (let at = 0; at < text.length; at += perBatch) {
-    const batch: ToolCallDeltaEvent[] = [];
-    for (let i = at; i < Math.min(at + perBatch, text.length); i += size) {
-      batch.push(
-        toolDelta('live', 0, 'live', text.slice(i, i + size), i === 0 ? 'Write' : undefined),
-      );
-    }
-    batches.push(batch);
+  if (perBatch % size !== 0) {
+    throw new RangeError(`perBatch ${perBatch} is not a multiple of ${size}`);
   }
+  const deltas = writeDeltas(text, size);
+  const perPush = perBatch / size;
+  const batches: ToolCallDeltaEvent[][] = [];
+  for (let at = 0; at < deltas.length; at += perPush) batches.push(deltas.slice(at, at + perPush));
   return batches;
 }
 
