@@ -36,15 +36,67 @@ import { Assembler } from '../../src/conversation/assembler.js';
 import type { Conversation } from '../../src/conversation/conversation.js';
 import { loadHistory } from '../../src/events/load-history.js';
 import { decodeTranscript } from '../../src/events/transcript.js';
-import { isDurableEvent } from '../../src/events/types.js';
+import { type CallfoldEvent, isDurableEvent } from '../../src/events/types.js';
 import { fromOpenAIChatCompletions } from '../../src/providers/openai-chat-completions.js';
 import { createSession } from '../../src/providers/session.js';
+import type { AssemblerCommand } from '../../src/rx/assembler-command.js';
 import { followSession } from '../../src/rx/follow-session.js';
 import { project } from '../assembler/support/driver.js';
 import { repositoryRoot } from './support/repository.js';
 import { demoEvents, follower } from './support/session-fold.js';
 
 const transcript = join(repositoryRoot(), 'examples/transcripts/demo-session.jsonl');
+
+/**
+ * Starts a run on the example server at `base` (its URL, ending in `/`) as a reader holding
+ * `headers`: its session id and the URL of its events.
+ */
+async function startRun(base: string, headers: Record<string, string>) {
+  const started = await fetch(`${base}sessions`, {
+    method: 'POST',
+    headers: { ...headers, 'content-type': 'application/json' },
+    body: '{}',
+  });
+  expect(started.status).to.equal(201);
+  const { sessionId } = (await started.json()) as { sessionId: string };
+  return { sessionId, events: `${base}sessions/${sessionId}/events` };
+}
+
+/**
+ * Follows a run's `events` until `turns` turns ended (`onInput` sees each input first), then
+ * checks the follower against the session's durable history: its Conversation is the fold of
+ * that history, and every durable event came once. What it saw (input types), the history
+ * and its Conversation.
+ */
+async function followRun(
+  events: string,
+  headers: Record<string, string>,
+  turns: number,
+  onInput: (input: CallfoldEvent | AssemblerCommand) => void = () => {},
+) {
+  const reader = follower();
+  const seen: string[] = [];
+  let ended = 0;
+  await lastValueFrom(
+    followSession(events, { headers, retryMs: 20 }).pipe(
+      tap((input) => {
+        onInput(input);
+        reader.take(input);
+        seen.push(input.type);
+        if (input.type === 'turn/end') ended++;
+      }),
+      takeWhile(() => ended < turns, true),
+    ),
+    { defaultValue: undefined },
+  );
+  const history = await loadHistory(events, { limit: 1000, headers });
+  const fold = new Assembler();
+  fold.push(history);
+  const shown = reader.assembler.publish();
+  expect(project(shown)).to.deep.equal(project(fold.publish()));
+  expect(reader.durable).to.deep.equal(history.map((event) => event.seq));
+  return { seen, history, shown };
+}
 
 describe('examples/server: an agent server followed over HTTP', () => {
   let server: AgentServer;
@@ -59,40 +111,14 @@ describe('examples/server: an agent server followed over HTTP', () => {
 
   it('a follower ends on the fold of the durable history, with the sandbox tools run', async () => {
     const headers = { authorization: 'Bearer test-token' };
-    const started = await fetch(`${server.url}sessions`, {
-      method: 'POST',
-      headers: { ...headers, 'content-type': 'application/json' },
-      body: '{}',
-    });
-    expect(started.status).to.equal(201);
-    const { sessionId } = (await started.json()) as { sessionId: string };
-    const url = `${server.url}sessions/${sessionId}/events`;
+    const { sessionId, events: url } = await startRun(server.url, headers);
     // Unauthorized readers learn nothing, not even that the run exists.
     expect((await fetch(url)).status).to.equal(401);
 
-    const reader = follower();
-    let turnsEnded = 0;
-    let previewed = 0;
-    await lastValueFrom(
-      followSession(url, { headers, retryMs: 20 }).pipe(
-        tap((input) => {
-          reader.take(input);
-          if (input.type === 'stream/tool-call-delta') previewed++;
-          if (input.type === 'turn/end') turnsEnded++;
-        }),
-        takeWhile(() => turnsEnded < 2, true),
-      ),
-      { defaultValue: undefined },
-    );
+    const { seen, history, shown } = await followRun(url, headers, 2);
+    // Calls streamed in before they were dispatched.
+    expect(seen.filter((type) => type === 'stream/tool-call-delta').length).to.be.greaterThan(100);
     await server.runs.get(sessionId);
-    const history = await loadHistory(url, { limit: 1000, headers });
-    const fold = new Assembler();
-    fold.push(history);
-    const shown = reader.assembler.publish();
-    expect(project(shown)).to.deep.equal(project(fold.publish()));
-    // Calls streamed in before they were dispatched, and every durable event came once.
-    expect(previewed).to.be.greaterThan(100);
-    expect(reader.durable).to.deep.equal(history.map((event) => event.seq));
 
     // The recording's calls, dispatched once each (the cut response's call was retried), and
     // the call its token limit cut, kept incomplete. Chat Completions carries no provider-run
@@ -337,7 +363,7 @@ describe('examples/server with a live endpoint: a loopback OpenAI-compatible ser
       endpoint.requests.length = 0;
 
       // The example as its users start it: the live model is chosen from the environment.
-      const [, url, kind] = await lineOf(
+      const [, url = '', kind] = await lineOf(
         example.stdout,
         /^callfold agent server: (\S+) \((live|recorded) model\)$/m,
       );
@@ -345,42 +371,19 @@ describe('examples/server with a live endpoint: a loopback OpenAI-compatible ser
       const headers = { authorization: 'Bearer live-token' };
       let release = () => {};
       endpoint.hold(new Promise<void>((resolve) => (release = resolve)));
-      const started = await fetch(`${url}sessions`, {
-        method: 'POST',
-        headers: { ...headers, 'content-type': 'application/json' },
-        body: '{}',
-      });
-      expect(started.status).to.equal(201);
-      const { sessionId } = (await started.json()) as { sessionId: string };
-      const events = `${url}sessions/${sessionId}/events`;
+      const { events } = await startRun(url, headers);
 
-      const reader = follower();
-      const seen: string[] = [];
-      await lastValueFrom(
-        followSession(events, { headers, retryMs: 20 }).pipe(
-          tap((input) => {
-            reader.take(input);
-            seen.push(input.type);
-            // Listening: the model may answer now.
-            if (input.type === 'turn/start') release();
-          }),
-          takeWhile((input) => input.type !== 'turn/end', true),
-        ),
-        { defaultValue: undefined },
-      );
+      // The follower's Conversation is the fold of the durable history.
+      const { seen, shown } = await followRun(events, headers, 1, (input) => {
+        // Listening: the model may answer now.
+        if (input.type === 'turn/start') release();
+      });
       // The call streamed in before it was dispatched.
       const previews = seen.filter((type) => type === 'stream/tool-call-delta').length;
       expect(previews, stderr).to.be.greaterThan(1);
       expect(seen.indexOf('stream/tool-call-delta')).to.be.lessThan(seen.indexOf('tool/call'));
 
-      // The follower's Conversation: the fold of the durable history, whose calls are the
-      // recording's, each answered by the sandbox; then the closing answer's text.
-      const history = await loadHistory(events, { limit: 1000, headers });
-      const fold = new Assembler();
-      fold.push(history);
-      const shown = reader.assembler.publish();
-      expect(project(shown)).to.deep.equal(project(fold.publish()));
-      expect(reader.durable).to.deep.equal(history.map((event) => event.seq));
+      // Its calls are the recording's, each answered by the sandbox; then the closing answer.
       expect(calls(shown)).to.deep.equal(recordedCalls);
       for (const tool of shown.tools.values()) {
         expect(String(tool.result?.output)).to.match(/^Not run: .*\(test-tool\)/);
@@ -444,13 +447,7 @@ describe('examples/server with a live endpoint: a loopback OpenAI-compatible ser
     });
     try {
       const headers = { authorization: 'Bearer test-token' };
-      const started = await fetch(`${server.url}sessions`, {
-        method: 'POST',
-        headers: { ...headers, 'content-type': 'application/json' },
-        body: '{}',
-      });
-      const { sessionId } = (await started.json()) as { sessionId: string };
-      const events = `${server.url}sessions/${sessionId}/events`;
+      const { sessionId, events } = await startRun(server.url, headers);
       const seen = await lastValueFrom(
         followSession(events, { headers, retryMs: 20 }).pipe(
           takeWhile((input) => input.type !== 'turn/end', true),
