@@ -425,7 +425,10 @@ describe('examples/server with a live endpoint: a loopback OpenAI-compatible ser
     } finally {
       if (example.exitCode === null) {
         example.kill('SIGINT');
+        // Its own SIGINT handler closes it; a process stuck closing is killed, not left behind.
+        const stuck = setTimeout(() => example.kill('SIGKILL'), 5_000);
         await once(example, 'exit');
+        clearTimeout(stuck);
       }
       await endpoint.close();
     }
