@@ -124,6 +124,16 @@ export class ArgumentIndex {
     this.#sealed = true;
   }
 
+  /**
+   * Seals the index with `fullText` known to be the text received (see
+   * `PartialArguments.sealJoined`): the source keeps its chunks and remembers the string.
+   */
+  sealJoined(fullText: string): void {
+    if (this.#sealed) return;
+    this.source.joinedAs(fullText);
+    this.#sealed = true;
+  }
+
   /** True when every received character is indexed and the view is sealed. */
   get final(): boolean {
     return this.finished;

@@ -96,6 +96,23 @@ export class PartialArguments {
   }
 
   /**
+   * Seals the view with `fullText` that is, by its producer's construction, the fragments
+   * received joined: `assemble()`'s direct path vouches so for the block ends an adapter
+   * builds from the fragments it streamed (docs/decisions/0010-one-copy-of-streamed-text.md).
+   * Only the lengths are compared (a mismatch falls back to `seal`); the fragments stay the
+   * reader's text, so `fullText` is never read, nor flattened into a copy, and a later `seal`
+   * with this same string is recognized without comparing.
+   */
+  sealJoined(fullText: string): PartialArguments {
+    const index = this.#index;
+    if (!index || index.sealed || index.source.received !== fullText.length) {
+      return this.seal(fullText);
+    }
+    index.sealJoined(fullText);
+    return this;
+  }
+
+  /**
    * Lets this reader stand in for `next`, a view of the same call rebuilt from a replay (after
    * a reconnection or a withdrawn stream): when this reader's text is a prefix of `next`'s,
    * appends the rest, seals this reader when `next` is sealed, and returns true, keeping its

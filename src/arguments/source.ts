@@ -1,3 +1,6 @@
+import { DEV_MODE } from '../internal/dev-mode.js';
+import { argumentProbe } from './probe.js';
+
 /**
  * The argument text of one call, kept as the fragments it arrived in.
  *
@@ -16,6 +19,8 @@ export class ArgumentSource {
   received = 0;
   /** Changes when `adopt` replaces the chunks, so caches keyed by chunk offset can tell. */
   generation = 0;
+  /** A string known to equal the text received (`joinedAs`), compared by identity first. */
+  private joinedText: string | undefined;
 
   static of(text: string): ArgumentSource {
     const source = new ArgumentSource();
@@ -47,9 +52,18 @@ export class ArgumentSource {
     return text.length === this.received && this.isPrefixOf(text);
   }
 
+  /** Records that `text` is the text received, joined (see `matches`); the chunks stay. */
+  joinedAs(text: string): void {
+    this.joinedText = text;
+  }
+
   /** True when the received text is a prefix of `text`, compared fragment by fragment. */
   isPrefixOf(text: string): boolean {
     if (text.length < this.received) return false;
+    // The string known to be this text (a block end the direct path vouched for; the call's
+    // record and a replay's view then carry that same string, which `===` recognizes without
+    // reading it, where a comparison by slices would flatten it into a copy first).
+    if (this.joinedText !== undefined && text === this.joinedText) return true;
     let offset = 0;
     for (const part of this.chunks) {
       if (!sameAt(text, offset, part)) return false;
@@ -64,6 +78,7 @@ export class ArgumentSource {
 
   /** Replaces all fragments by `text`, which must match them; offsets stay valid. */
   adopt(text: string): void {
+    this.joinedText = undefined;
     this.chunks = text.length > 0 ? [text] : [];
     this.starts = text.length > 0 ? [0] : [];
     this.pending = [];
@@ -142,5 +157,6 @@ export class ArgumentSource {
  * Node 20's V8 runs about 30× slower on long texts (2.1 ms against 0.07 ms for 512 KiB).
  */
 function sameAt(text: string, offset: number, part: string): boolean {
+  if (DEV_MODE) argumentProbe.compared += part.length;
   return text.slice(offset, offset + part.length) === part;
 }

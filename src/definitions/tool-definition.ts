@@ -1,6 +1,7 @@
 import { PartialArguments } from '../arguments/partial-arguments.js';
 import type { Definition } from '../assembler/definition.js';
 import type { Match } from '../assembler/match.js';
+import { isJoined } from '../events/joined-ends.js';
 import { jsonText } from '../events/json-text.js';
 import type {
   CallfoldEvent,
@@ -113,12 +114,15 @@ type ToolCallDelta = Extract<CallfoldEvent, { type: 'stream/tool-call-delta' }>;
 /**
  * Seals the streamed reader with the authoritative text, or opens a fresh view on conflict.
  * Free-form text is sealed in its encoded form, which the streamed reader continues when its
- * fragments were the same text.
+ * fragments were the same text. `joined`: the text is known to be the fragments the reader
+ * received, joined (a block end `assemble()`'s direct path vouched for: `isJoined`), so it is
+ * sealed without comparing them (`PartialArguments.sealJoined`).
  */
 function reconcile(
   state: ToolState,
   args: string | Record<string, unknown>,
   input: ToolInput | undefined,
+  joined = false,
 ): void {
   state.input = input;
   if (typeof args === 'string' && input === 'text') {
@@ -126,7 +130,11 @@ function reconcile(
     state.args = state.args?.absorb(encoded) ? state.args : encoded;
     state.argsRaw = args;
   } else if (typeof args === 'string') {
-    state.args = state.args ? state.args.seal(args) : PartialArguments.fromText(args);
+    state.args = !state.args
+      ? PartialArguments.fromText(args)
+      : joined
+        ? state.args.sealJoined(args)
+        : state.args.seal(args);
     state.argsRaw = args;
   } else {
     state.args = PartialArguments.fromObject(args);
@@ -144,7 +152,7 @@ function fold(state: ToolState, match: Match, at: number): ToolState {
       break;
     case 'stream/block-end':
       if (!state.sealed && state.name !== undefined) {
-        reconcile(state, event.text, event.input ?? state.input);
+        reconcile(state, event.text, event.input ?? state.input, isJoined(event));
       }
       break;
     case 'tool/call':

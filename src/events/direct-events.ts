@@ -1,23 +1,46 @@
 import { Observable, type TeardownLogic } from 'rxjs';
-import type { CallfoldEvent, TextDeltaEvent, ToolCallDeltaEvent } from './types.js';
+import type { BlockEndEvent, CallfoldEvent, TextDeltaEvent, ToolCallDeltaEvent } from './types.js';
 
 /**
- * Where a direct event source writes: an rxjs Subscriber is one (`continuation` and `chunk`
- * then do what `next` does and nothing), and so is `assemble()`'s folding sink.
+ * A block a direct source streams: the fixed fields of its deltas, and its text since the
+ * last cut. The source appends each fragment to the text before it writes the continuation
+ * that carries it (see `EventSink`), so a sink may take the text of many continuations at
+ * once, with one `cut()`, instead of holding each fragment a second time.
+ */
+export interface StreamedBlock {
+  /**
+   * The block's delta carrying `fragment`: a fresh plain literal whose fields but `args` (or
+   * `text`) are the same at every call.
+   */
+  delta(fragment: string): TextDeltaEvent | ToolCallDeltaEvent;
+  /** The text appended since the last cut, as one string the block keeps too (never copy it). */
+  cut(): string;
+}
+
+/**
+ * Where a direct event source writes: an rxjs Subscriber is one (`continuation`, `joinedEnd`
+ * and `chunk` then do what `next` does, with the event built, and nothing), and so is
+ * `assemble()`'s folding sink.
  *
  * Invariants a source keeps, so that a sink may rely on them:
  * 1. `chunk()` comes before the events of each provider chunk: they arrived together.
- * 2. `continuation(event)` carries a `stream/tool-call-delta` or `stream/text-delta` that
- *    continues the block of the delta emitted before it in that block: same `type`,
- *    `attemptId`, `block` (and `callId`, optional call fields, `reasoning`), built by the
- *    source as a plain object literal; only its `args` or `text` (a string) is new. A sink
- *    that accepted that earlier delta may take it without validating it again.
- * 3. Nothing is written after `error` or `complete`, nor once `closed` is true.
+ * 2. `continuation(block, fragment)` is the event `block.delta(fragment)`, `fragment` a
+ *    non-empty string. The source appended `fragment` to the block's text just before, and
+ *    appends to it nothing else while the block streams: the text since the block's last
+ *    `cut()` is exactly the fragments of the continuations written since. The source cuts
+ *    the block itself when it writes text of that block with `next` (a call's first delta),
+ *    so that text is never taken twice. A sink that takes a continuation's text by cutting
+ *    must cut for every continuation of that block it folds.
+ * 3. `joinedEnd(event)` is a `stream/block-end` whose `text` is exactly the text of every
+ *    delta the source wrote for that block (through `next` and `continuation`), joined in
+ *    order: a sink that folded all of them may trust that without comparing.
+ * 4. Nothing is written after `error` or `complete`, nor once `closed` is true.
  */
 export interface EventSink {
   readonly closed: boolean;
   next(event: CallfoldEvent): void;
-  continuation(event: TextDeltaEvent | ToolCallDeltaEvent): void;
+  continuation(block: StreamedBlock, fragment: string): void;
+  joinedEnd(event: BlockEndEvent): void;
   chunk(): void;
   error(error: unknown): void;
   complete(): void;
@@ -31,9 +54,10 @@ const starts = new WeakMap<Observable<CallfoldEvent>, DirectStart>();
 /**
  * An Observable of the events `start` writes, which `assemble()` can also start with a sink
  * of its own (`directStart`), folding each event as it is built: no Subscriber per event,
- * and no second validation of the deltas that continue a block already validated (see
- * `EventSink`). The adapters (`fromAnthropicMessages`, …) are made this way. Any operator
- * between the adapter and `assemble()` makes an ordinary Observable, folded the ordinary way.
+ * no event object per continuing delta, and no second validation of the deltas that
+ * continue a block already validated (see `EventSink`). The adapters
+ * (`fromAnthropicMessages`, …) are made this way. Any operator between the adapter and
+ * `assemble()` makes an ordinary Observable, folded the ordinary way.
  */
 export function directEvents(start: DirectStart): Observable<CallfoldEvent> {
   const observable = new Observable<CallfoldEvent>((subscriber) =>
@@ -42,7 +66,8 @@ export function directEvents(start: DirectStart): Observable<CallfoldEvent> {
         return subscriber.closed;
       },
       next: (event) => subscriber.next(event),
-      continuation: (event) => subscriber.next(event),
+      continuation: (block, fragment) => subscriber.next(block.delta(fragment)),
+      joinedEnd: (event) => subscriber.next(event),
       chunk: () => {},
       error: (error) => subscriber.error(error),
       complete: () => subscriber.complete(),

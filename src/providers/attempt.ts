@@ -1,6 +1,7 @@
 import type { EventSink } from '../events/direct-events.js';
 import { jsonText } from '../events/json-text.js';
 import type {
+  BlockEndEvent,
   CallfoldEvent,
   MessageBlock,
   StopReason,
@@ -9,6 +10,7 @@ import type {
   ToolUseBlock,
 } from '../events/types.js';
 import { TextBuffer } from '../internal/text-buffer.js';
+import { TextBlockStream, ToolBlockStream } from './block-stream.js';
 import { isRecord } from './read-chunk.js';
 import type { CallShape, Session } from './session.js';
 
@@ -19,6 +21,8 @@ interface TextBlockState {
   readonly kind: 'text' | 'reasoning';
   readonly block: number;
   readonly parts: TextBuffer;
+  /** How its deltas are written (see `EventSink.continuation`). */
+  readonly stream: TextBlockStream;
   /** A non-empty delta of this block was emitted. */
   shown: boolean;
   /** The authoritative text, once the block ended. */
@@ -42,8 +46,10 @@ interface ToolBlockState {
   recorded: boolean;
   /** The response was cut inside this call. */
   cut: boolean;
-  /** The call's optional fields (`#shape`) from its first delta on; undefined when it has none. */
-  deltaShape: CallShape | undefined;
+  /** How its deltas are written, from its first delta on (see `EventSink.continuation`). */
+  stream: ToolBlockStream | undefined;
+  /** `final` is the text of every delta of the call, joined (see `EventSink.joinedEnd`). */
+  joined: boolean;
 }
 
 type BlockState = TextBlockState | ToolBlockState;
@@ -102,7 +108,7 @@ export class Attempt {
   messageId: string | undefined;
   readonly #session: Session;
   readonly #dispatch: Dispatch;
-  readonly #sink: Pick<EventSink, 'next' | 'continuation'>;
+  readonly #sink: Pick<EventSink, 'next' | 'continuation' | 'joinedEnd'>;
   readonly #blocks = new Map<string, BlockState>();
   readonly #callIds = new Set<string>();
   #state: 'live' | 'finished' | 'aborted' = 'live';
@@ -111,7 +117,7 @@ export class Attempt {
     attemptId: string,
     session: Session,
     dispatch: Dispatch,
-    sink: Pick<EventSink, 'next' | 'continuation'>,
+    sink: Pick<EventSink, 'next' | 'continuation' | 'joinedEnd'>,
   ) {
     this.attemptId = attemptId;
     this.#session = session;
@@ -136,6 +142,7 @@ export class Attempt {
   open(key: string, kind: 'text' | 'reasoning' | 'tool'): void {
     if (this.#blocks.has(key) || !this.live) return;
     const block = this.#blocks.size;
+    const parts = new TextBuffer();
     this.#blocks.set(
       key,
       kind === 'tool'
@@ -145,16 +152,24 @@ export class Attempt {
             providerId: undefined,
             name: undefined,
             callId: undefined,
-            parts: new TextBuffer(),
+            parts,
             final: undefined,
             object: undefined,
             input: undefined,
             executor: undefined,
             recorded: false,
             cut: false,
-            deltaShape: undefined,
+            stream: undefined,
+            joined: false,
           }
-        : { kind, block, parts: new TextBuffer(), shown: false, final: undefined },
+        : {
+            kind,
+            block,
+            parts,
+            stream: new TextBlockStream(parts, this.attemptId, block, kind === 'reasoning'),
+            shown: false,
+            final: undefined,
+          },
     );
   }
 
@@ -167,25 +182,7 @@ export class Attempt {
     state.parts.push(delta);
     if (delta.length === 0) return;
     state.shown = true;
-    this.#textDelta(state, delta);
-  }
-
-  /**
-   * A text or reasoning fragment: a plain literal whose fields but `text` are fixed by the
-   * block, so the sink may take it as a continuation (see `EventSink`).
-   */
-  #textDelta(state: BlockState, text: string): void {
-    this.#sink.continuation(
-      state.kind === 'reasoning'
-        ? {
-            type: 'stream/text-delta',
-            attemptId: this.attemptId,
-            block: state.block,
-            text,
-            reasoning: true,
-          }
-        : { type: 'stream/text-delta', attemptId: this.attemptId, block: state.block, text },
-    );
+    this.#sink.continuation(state.stream, delta);
   }
 
   /** What one chunk says of tool call `key`: its provider id, its name, an argument fragment. */
@@ -196,7 +193,7 @@ export class Attempt {
       // A shown call's next fragment (the hot path): only its text counts.
       if (shown.final === undefined && part.args.length > 0) {
         shown.parts.push(part.args);
-        this.#toolDelta(shown, part.args);
+        this.#sink.continuation(shown.stream as ToolBlockStream, part.args);
       }
       return;
     }
@@ -221,7 +218,7 @@ export class Attempt {
     }
     if (args.length > 0) state.parts.push(args);
     if (state.callId !== undefined) {
-      if (args.length > 0) this.#toolDelta(state, args);
+      if (args.length > 0) this.#sink.continuation(state.stream as ToolBlockStream, args);
       return;
     }
     if (state.name === undefined && nonEmpty(part.name)) state.name = part.name;
@@ -269,8 +266,13 @@ export class Attempt {
       if (given !== undefined && state.object !== undefined && given !== state.parts.text()) {
         state.object = undefined;
       }
+      // The fragments' own text is joined, not flattened (see TextBuffer), and never read here.
+      const joined = state.final === undefined && given === undefined;
       const final = state.final ?? given ?? state.parts.text();
-      state.final = final.trim() === '' && state.input === undefined ? '{}' : final;
+      const blank = joined ? state.parts.blank() : final.trim() === '';
+      const empty = blank && state.input === undefined;
+      state.final = empty ? '{}' : final;
+      state.joined = joined && !empty;
       if (state.callId !== undefined) {
         this.#toolEnd(state);
         if (state.executor === 'provider' && !state.cut) this.#record(state);
@@ -280,8 +282,9 @@ export class Attempt {
     state.final = given ?? state.parts.text();
     if (state.final.length === 0) return;
     if (!state.shown) {
+      // Not the fragments' text (they were empty): an ordinary event, not a continuation.
       state.shown = true;
-      this.#textDelta(state, state.final);
+      this.#emit(state.stream.delta(state.final));
     }
     this.#emit({
       type: 'stream/block-end',
@@ -387,20 +390,25 @@ export class Attempt {
     state.callId = callId;
     this.#callIds.add(callId);
     const shape = this.#shape(state);
-    if (
+    const fixed =
       shape.input !== undefined ||
       shape.executor !== undefined ||
-      shape.providerCallId !== undefined
-    ) {
-      state.deltaShape = shape;
-    }
+      shape.providerCallId !== undefined;
+    state.stream = new ToolBlockStream(
+      state.parts,
+      this.attemptId,
+      state.block,
+      callId,
+      fixed ? shape : undefined,
+    );
+    // The text so far is cut: it travels on this delta, not on a continuation (EventSink).
     this.#emit({
       type: 'stream/tool-call-delta',
       attemptId: this.attemptId,
       block: state.block,
       callId,
       name: state.name as string,
-      args: state.parts.text(),
+      args: state.parts.cut(),
       ...shape,
     });
     if (state.final !== undefined) {
@@ -454,42 +462,17 @@ export class Attempt {
     return undefined;
   }
 
-  /**
-   * One fragment of a shown call (the hot path): a plain literal whose fields but `args` are
-   * those of the call's first delta (`#show`), its shape fixed since then, so the sink may take
-   * it as a continuation (see `EventSink`).
-   */
-  #toolDelta(state: ToolBlockState, args: string): void {
-    const shape = state.deltaShape;
-    this.#sink.continuation(
-      shape === undefined
-        ? {
-            type: 'stream/tool-call-delta',
-            attemptId: this.attemptId,
-            block: state.block,
-            callId: state.callId as string,
-            args,
-          }
-        : {
-            type: 'stream/tool-call-delta',
-            attemptId: this.attemptId,
-            block: state.block,
-            callId: state.callId as string,
-            args,
-            ...shape,
-          },
-    );
-  }
-
   #toolEnd(state: ToolBlockState): void {
-    this.#emit({
+    const event: BlockEndEvent = {
       type: 'stream/block-end',
       attemptId: this.attemptId,
       block: state.block,
       callId: state.callId as string,
       text: state.final as string,
       ...(state.input === undefined ? {} : { input: state.input }),
-    });
+    };
+    if (state.joined) this.#sink.joinedEnd(event);
+    else this.#emit(event);
   }
 }
 

@@ -152,10 +152,19 @@ export function assemble<Extra extends KindedNode = never>(
             }
             schedule();
           },
-          continuation: (event) => {
+          continuation: (block, fragment) => {
             if (!assembler) return;
             try {
-              direct.continuation(event);
+              direct.continuation(block, fragment);
+            } catch (error) {
+              return reject(error, block.delta(fragment));
+            }
+            schedule();
+          },
+          joinedEnd: (event) => {
+            if (!assembler) return;
+            try {
+              direct.joinedEnd(event);
             } catch (error) {
               return reject(error, event);
             }

@@ -42,3 +42,35 @@ describe('seal() after partial reads', () => {
     );
   });
 });
+
+describe('sealJoined() (a block end the direct path vouched for)', () => {
+  it('seals the same reader without comparing a character, and a later seal with that string compares none either (negative control: seal() compares them all)', async () => {
+    const { argumentProbe } = await import('../../src/arguments/probe.js');
+    const text = JSON.stringify({ file_path: '/a.ts', content: 'x\\n'.repeat(200) });
+    const streamed = (): PartialArguments => {
+      const args = PartialArguments.streaming();
+      for (let i = 0; i < text.length; i += 7) args.append(text.slice(i, i + 7));
+      return args;
+    };
+    const before = argumentProbe.compared;
+    const args = streamed();
+    expect(args.sealJoined(text)).to.equal(args);
+    expect(args.seal(text)).to.equal(args);
+    expect(args.closed()).to.equal(true);
+    expect(args.value('content')).to.equal(JSON.parse(text).content);
+    expect(argumentProbe.compared - before).to.equal(0);
+
+    const control = streamed();
+    expect(control.seal(text)).to.equal(control);
+    expect(argumentProbe.compared - before).to.be.at.least(text.length);
+  });
+
+  it('falls back to comparing when the lengths differ: a text that is not the fragments gets a fresh view', () => {
+    const args = PartialArguments.streaming();
+    args.append('{"a":');
+    const sealed = args.sealJoined('{"a":1}');
+    expect(sealed).to.not.equal(args);
+    expect(sealed.value('a')).to.equal(1);
+    expect(sealed.closed()).to.equal(true);
+  });
+});

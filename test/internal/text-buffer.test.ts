@@ -26,4 +26,50 @@ describe("TextBuffer (the fragments an adapter keeps for a block's full text)", 
     expect(buffer.empty).to.equal(false);
     expect(buffer.text()).to.equal('');
   });
+
+  it('cuts the text pushed since the last cut, for any fragments and cuts, and still gives it all', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(fc.string({ maxLength: 3 }), fc.boolean()), {
+          maxLength: TextBuffer.BATCH * 2 + 5,
+        }),
+        (steps) => {
+          const buffer = new TextBuffer();
+          let since = '';
+          for (const [fragment, cut] of steps) {
+            buffer.push(fragment);
+            since += fragment;
+            if (!cut) continue;
+            expect(buffer.cut()).to.equal(since);
+            since = '';
+          }
+          expect(buffer.cut()).to.equal(since);
+          expect(buffer.cut()).to.equal('');
+          expect(buffer.text()).to.equal(steps.map(([fragment]) => fragment).join(''));
+        },
+      ),
+      { numRuns: 60 },
+    );
+  });
+
+  it('tells a blank text as trim() does, cut or not, across batches', () => {
+    const blank = fc.constantFrom(' ', '\n', '\t', '\r', '\u00a0', '\u2028', '\ufeff', '');
+    fc.assert(
+      fc.property(
+        fc.array(fc.oneof(blank, blank, fc.string({ maxLength: 2 })), {
+          maxLength: TextBuffer.BATCH + 10,
+        }),
+        fc.nat(TextBuffer.BATCH + 10),
+        (fragments, cutAt) => {
+          const buffer = new TextBuffer();
+          fragments.forEach((fragment, i) => {
+            buffer.push(fragment);
+            if (i === cutAt) buffer.cut();
+          });
+          expect(buffer.blank()).to.equal(fragments.join('').trim() === '');
+        },
+      ),
+      { numRuns: 100 },
+    );
+  });
 });

@@ -8,6 +8,7 @@ import {
   tap,
   VirtualTimeScheduler,
 } from 'rxjs';
+import { argumentProbe } from '../../src/arguments/probe.js';
 import { assemblerProbe } from '../../src/assembler/probe.js';
 import type { Conversation } from '../../src/conversation/conversation.js';
 import type { CallfoldEvent } from '../../src/events/types.js';
@@ -150,6 +151,27 @@ describe('assemble() over an adapter (the direct path)', () => {
     expect(control.received).to.be.at.least(deltas);
     expect(control.validated).to.be.at.least(deltas);
     expect(control.clockTasks).to.be.at.least(deltas);
+  });
+
+  it("keeps one copy of a call's text: the block end and the call record seal the streamed reader without comparing a character (negative control: through an operator, the whole text is compared)", async () => {
+    const fragments = writeFragments(500);
+    const text = fragments.join('');
+    const chunks = anthropicChunks(fragments);
+    const compared = async (events: Observable<CallfoldEvent>) => {
+      const before = argumentProbe.compared;
+      const { conversation } = await work(events);
+      return { compared: argumentProbe.compared - before, conversation };
+    };
+    const direct = await compared(
+      fromAnthropicMessages(sdkStream(chunks), { session: fixedSession() }),
+    );
+    const control = await compared(
+      fromAnthropicMessages(sdkStream(chunks), { session: fixedSession() }).pipe(passOn),
+    );
+    expect(seen(direct.conversation)).to.deep.equal(seen(control.conversation));
+    expect(direct.conversation.tools.get('toolu_1')?.argsRaw).to.equal(text);
+    expect(direct.compared).to.equal(0);
+    expect(control.compared).to.be.at.least(text.length);
   });
 
   it('gives the times the ordinary path gives: a chunk is stamped when it arrives', async () => {
