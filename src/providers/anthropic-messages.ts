@@ -51,6 +51,9 @@ function anthropicFolder(run: AdapterRun): (chunk: unknown) => void {
   let stopReason: string | undefined;
   /** A tool's `input` from its block start, used only when no `partial_json` follows (some proxies send it whole). */
   const inputs = new Map<string, string>();
+  /** The key of the last block index seen: most chunks continue the block before them. */
+  let lastIndex: unknown;
+  let lastKey = '';
   return (chunk) => {
     if (!isRecord(chunk) || typeof chunk.type !== 'string' || chunk.type === 'ping') return;
     if (chunk.type === 'error') {
@@ -59,7 +62,12 @@ function anthropicFolder(run: AdapterRun): (chunk: unknown) => void {
       });
     }
     const attempt = run.attempt();
-    const key = `${chunk.index}`;
+    const { index } = chunk;
+    if (typeof index !== 'number' || index !== lastIndex) {
+      lastIndex = index;
+      lastKey = `${index}`;
+    }
+    const key = lastKey;
     switch (chunk.type) {
       case 'message_start': {
         const id = field(chunk, 'message')?.id;
@@ -98,7 +106,7 @@ function anthropicFolder(run: AdapterRun): (chunk: unknown) => void {
         const delta = field(chunk, 'delta');
         if (delta?.type === 'input_json_delta') {
           if (delta.partial_json && inputs.size > 0) inputs.delete(key);
-          attempt.tool(key, { args: delta.partial_json });
+          attempt.args(key, delta.partial_json);
         } else if (delta?.type === 'text_delta') attempt.text(key, delta.text);
         else if (delta?.type === 'thinking_delta') attempt.text(key, delta.thinking, true);
         break;

@@ -185,12 +185,30 @@ export class Attempt {
     this.#sink.continuation(state.stream, delta);
   }
 
+  /**
+   * An argument fragment of tool call `key`, when that is all a chunk says of it: the hot
+   * path, a shown call's next fragment, without a `ToolPart` per chunk. Same as
+   * `tool(key, { args })`.
+   */
+  args(key: string, args: unknown): void {
+    if (!this.live) return;
+    const shown = this.#blocks.get(key);
+    if (shown?.kind !== 'tool' || shown.callId === undefined || typeof args !== 'string') {
+      this.tool(key, { args });
+      return;
+    }
+    if (shown.final === undefined && args.length > 0) {
+      shown.parts.push(args);
+      this.#sink.continuation(shown.stream as ToolBlockStream, args);
+    }
+  }
+
   /** What one chunk says of tool call `key`: its provider id, its name, an argument fragment. */
   tool(key: string, part: ToolPart): void {
     if (!this.live) return;
     const shown = this.#blocks.get(key);
     if (shown?.kind === 'tool' && shown.callId !== undefined && typeof part.args === 'string') {
-      // A shown call's next fragment (the hot path): only its text counts.
+      // A shown call's next fragment: only its text counts.
       if (shown.final === undefined && part.args.length > 0) {
         shown.parts.push(part.args);
         this.#sink.continuation(shown.stream as ToolBlockStream, part.args);

@@ -78,8 +78,8 @@ function chatCompletionsFolder(run: AdapterRun): (chunk: unknown) => void {
     }
     const attempt = run.attempt();
     if (typeof chunk.id === 'string' && chunk.id !== '') attempt.messageId ??= chunk.id;
-    const choice = list(chunk.choices).find((c) => isRecord(c) && (c.index ?? 0) === 0);
-    if (!isRecord(choice)) return;
+    const choice = firstChoice(chunk.choices);
+    if (!choice) return;
     const delta = field(choice, 'delta');
     if (delta) {
       const reasoning =
@@ -89,8 +89,10 @@ function chatCompletionsFolder(run: AdapterRun): (chunk: unknown) => void {
       if (reasoning !== '') attempt.text('reasoning', reasoning, true);
       if (delta.content !== '') attempt.text('text', delta.content);
       attempt.text('text', delta.refusal);
-      list(delta.tool_calls).forEach((call, position) => {
-        if (!isRecord(call)) return;
+      const calls = list(delta.tool_calls);
+      for (let position = 0; position < calls.length; position++) {
+        const call = calls[position];
+        if (!isRecord(call)) continue;
         const index = typeof call.index === 'number' ? call.index : position;
         const custom = field(call, 'custom');
         if (custom || call.type === 'custom') {
@@ -100,17 +102,31 @@ function chatCompletionsFolder(run: AdapterRun): (chunk: unknown) => void {
             args: custom?.input,
             input: 'text',
           });
-          return;
+          continue;
         }
         const fn = field(call, 'function');
-        attempt.tool(slotOf(index, call.id), {
-          id: call.id,
-          name: fn?.name,
-          args: fn?.arguments,
-        });
-      });
+        if (call.id === undefined && fn?.name === undefined) {
+          // Most chunks of a call: an argument fragment alone (the hot path).
+          attempt.args(slotOf(index, undefined), fn?.arguments);
+        } else {
+          attempt.tool(slotOf(index, call.id), {
+            id: call.id,
+            name: fn?.name,
+            args: fn?.arguments,
+          });
+        }
+      }
     }
     const stopReason = stopReasonOf(choice.finish_reason);
     if (stopReason !== undefined) run.finish({ stopReason, truncated: isCut(stopReason) });
   };
+}
+
+/** Choice 0 of a chunk (a choice without `index` counts as 0), if it is an object. */
+function firstChoice(choices: unknown): Record<string, unknown> | undefined {
+  if (!Array.isArray(choices)) return undefined;
+  for (const choice of choices) {
+    if (isRecord(choice) && (choice.index ?? 0) === 0) return choice;
+  }
+  return undefined;
 }
