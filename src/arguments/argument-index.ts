@@ -422,6 +422,12 @@ export class ArgumentIndex {
   /**
    * Skips string content from `i`; returns the index just past the closing quote, or -1 when
    * the chunk ends first. Backslash parity carries over chunk boundaries in `this.escape`.
+   *
+   * It jumps from quote to quote (`indexOf`) and counts the backslashes just before each: an
+   * odd run escapes it. Code-like text holds an escape every few characters, so walking from
+   * backslash to backslash cost an `indexOf` per escape (1.4 ms for the 512 KiB code write,
+   * against 0.5 ms; measured 2026-12-02). The first backslash of a field is still found
+   * once, through `nextSlash`.
    */
   private skipString(s: string, i: number, base: number, field: Field | null): number {
     if (this.escape) {
@@ -429,19 +435,18 @@ export class ArgumentIndex {
       this.escape = false;
       i++;
     }
+    const from = i;
     let quote = s.indexOf('"', i);
-    let slash = this.nextSlash(s, i, base);
-    for (;;) {
-      if (slash === -1 || (quote !== -1 && quote < slash)) return quote === -1 ? -1 : quote + 1;
-      if (field && field.firstEscape === -1) field.firstEscape = base + slash;
-      if (slash + 1 === s.length) {
-        this.escape = true;
-        return -1;
-      }
-      i = slash + 2;
-      slash = this.nextSlash(s, i, base);
-      if (quote !== -1 && quote < i) quote = s.indexOf('"', i);
+    while (quote !== -1 && backslashesBefore(s, quote, from) % 2 === 1) {
+      quote = s.indexOf('"', quote + 1);
     }
+    if (field && field.firstEscape === -1) {
+      const slash = this.nextSlash(s, from, base);
+      if (slash !== -1 && (quote === -1 || slash < quote)) field.firstEscape = base + slash;
+    }
+    if (quote !== -1) return quote + 1;
+    this.escape = backslashesBefore(s, s.length, from) % 2 === 1;
+    return -1;
   }
 
   private nextSlash(s: string, from: number, base: number): number {
@@ -495,4 +500,11 @@ export class ArgumentIndex {
     }
     return n;
   }
+}
+
+/** How many backslashes stand just before `at` in `s`, none before `from`. */
+function backslashesBefore(s: string, at: number, from: number): number {
+  let k = at;
+  while (k > from && s.charCodeAt(k - 1) === BACKSLASH) k--;
+  return at - k;
 }
