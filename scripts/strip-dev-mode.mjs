@@ -10,8 +10,14 @@ import ts from 'typescript';
 
 const root = process.argv[2] ?? 'dist';
 /** Modules that exist only for dev mode, by their path's ending. */
-const DEV_ONLY = ['/internal/dev-mode', '/arguments/probe', '/groups/probe', '/assembler/probe'];
-const LEFTOVER = /\bDEV_MODE\b|\bargumentProbe\b|\bgroupProbe\b/;
+const DEV_ONLY = [
+  '/internal/dev-mode',
+  '/internal/probe',
+  '/arguments/probe',
+  '/groups/probe',
+  '/assembler/probe',
+];
+const LEFTOVER = /\bDEV_MODE\b|\bargumentProbe\b|\bgroupProbe\b|\binternalProbe\b/;
 
 /**
  * @param {string} dir

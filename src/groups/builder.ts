@@ -1,11 +1,12 @@
 import type { AssistantNode } from '../definitions/assistant-definition.js';
 import type { ToolNode } from '../definitions/tool-definition.js';
 import { DEV_MODE } from '../internal/dev-mode.js';
-import { replaceFront } from '../internal/replace-front.js';
+import { FrontList } from '../internal/front-list.js';
 import { sameElements } from '../internal/same-elements.js';
 import { type ToolCategory, toolClassifier } from './categories.js';
+import { ChunkedItems, ItemsSnapshot } from './chunked-items.js';
 import { toolDetail } from './detail.js';
-import { commonEnds, recordKeptEnds } from './kept-ends.js';
+import type { Kept } from './kept-ends.js';
 import { groupProbe } from './probe.js';
 import { type CategoryCount, englishSummary, type SummaryFormatter } from './summary.js';
 import { ToolMap } from './tool-map.js';
@@ -105,18 +106,21 @@ export class Builder<Item extends KindedNode = AssistantNode> {
   readonly #summary: SummaryFormatter;
   readonly #details = new WeakMap<ToolNode, string>();
   #groups = new Map<string, GroupNode>();
-  #grouping: Grouping<Item> = Object.freeze({ items: Object.freeze([]), tools: ToolMap.of([]) });
+  /** The items of `#grouping`. */
+  #snapshot: ItemsSnapshot<Item | GroupNode> = ItemsSnapshot.of([], []);
+  #grouping: Grouping<Item> = grouping(this.#snapshot, ToolMap.of([]));
   /**
-   * Of the last call, while changes can patch it: the items (a mutable copy of the published
-   * ones), node index → item number, and item index → node number. Numbers, not indexes:
-   * index = number − base, so that nodes and items added at the front take numbers below the
-   * base and nothing after them is renumbered. All three are changed in place: a long
-   * session's lists are large objects, which are costly to allocate per publication.
+   * Of the last call, while changes can patch it: the items (chunked, so that a publication
+   * shares all but the chunks it changed), node index → item number, and item index → node
+   * number. Numbers, not indexes: index = number − base, so that nodes and items added at
+   * the front take numbers below the base and nothing after them is renumbered. All three
+   * are changed in place, and grow at the front without moving what they hold: a long
+   * session's lists are large, and costly to copy or move per publication.
    */
-  #items: (Item | GroupNode)[] = [];
-  #itemOf: number[] | null = null;
+  #items = new ChunkedItems<Item | GroupNode>();
+  #itemOf: FrontList<number> | null = null;
   #itemBase = 0;
-  #firstOf: number[] | null = null;
+  #firstOf: FrontList<number> | null = null;
   #nodeBase = 0;
   /** Tool nodes of the last call: `tools.size` unless callIds repeat (then no front patch). */
   #toolCount = 0;
@@ -145,23 +149,21 @@ export class Builder<Item extends KindedNode = AssistantNode> {
     for (const item of items)
       if (item.kind === 'group') groups.set((item as GroupNode).id, item as GroupNode);
     this.#groups = groups;
-    this.#items = items;
-    this.#itemOf = itemOf;
+    this.#items = new ChunkedItems(items);
+    this.#itemOf = new FrontList(itemOf);
     this.#itemBase = 0;
-    this.#firstOf = firstOf;
+    this.#firstOf = new FrontList(firstOf);
     this.#nodeBase = 0;
     this.#toolCount = tools.length;
     const previous = this.#grouping;
-    const { prefix, suffix } = commonEnds(previous.items, items);
-    const sameItems = prefix === items.length && prefix === previous.items.length;
+    const { prefix, suffix } = keptOf(this.#snapshot, items);
+    const sameItems = prefix === items.length && prefix === this.#snapshot.length;
     const sameTools =
       previous.tools.size === tools.length &&
       tools.every((t) => previous.tools.get(t.callId) === t);
     if (sameItems && sameTools) return previous;
-    this.#grouping = Object.freeze({
-      items: sameItems ? previous.items : this.#publish(items, previous.items, prefix, suffix),
-      tools: sameTools ? previous.tools : ToolMap.of(tools),
-    });
+    if (!sameItems) this.#snapshot = ItemsSnapshot.of(items, this.#kept(prefix, suffix));
+    this.#grouping = grouping(this.#snapshot, sameTools ? previous.tools : ToolMap.of(tools));
     return this.#grouping;
   }
 
@@ -227,10 +229,10 @@ export class Builder<Item extends KindedNode = AssistantNode> {
       if (removed === last) {
         kept = mirror.length;
       } else {
-        kept = (itemOf[removed] as number) - this.#itemBase;
-        const item = mirror[kept] as Item | GroupNode;
+        kept = itemOf.at(removed) - this.#itemBase;
+        const item = mirror.at(kept);
         if (item.kind === 'group') {
-          const first = (firstOf[kept] as number) - this.#nodeBase;
+          const first = firstOf.at(kept) - this.#nodeBase;
           front += first + (item as GroupNode).tools.length - removed;
           kept++;
         }
@@ -249,14 +251,14 @@ export class Builder<Item extends KindedNode = AssistantNode> {
       const region = this.#regroup(nodes, front, 0);
       let oldTools = 0;
       for (let k = 0; k < kept; k++) {
-        const item = mirror[k] as Item | GroupNode;
+        const item = mirror.at(k);
         if (item.kind === 'group') oldTools += (item as GroupNode).tools.length;
       }
       tools = tools.prepended(oldTools, region.tools);
       if (tools === undefined) return undefined;
       toolCount += region.tools.length - oldTools;
       for (let k = 0; k < kept; k++) {
-        const item = mirror[k] as Item | GroupNode;
+        const item = mirror.at(k);
         if (item.kind === 'group') this.#groups.delete((item as GroupNode).id);
       }
       for (const item of region.items) {
@@ -266,9 +268,9 @@ export class Builder<Item extends KindedNode = AssistantNode> {
       const itemBase = this.#itemBase;
       const regionItemOf = region.itemOf.map((item) => item + itemBase);
       const regionFirstOf = region.firstOf.map((node) => node + nodeBase);
-      replaceFront(mirror, kept, region.items);
-      replaceFront(itemOf, front - (added - removed), regionItemOf);
-      replaceFront(firstOf, kept, regionFirstOf);
+      mirror.replaceFront(kept, region.items);
+      itemOf.replaceFront(front - (added - removed), regionItemOf);
+      firstOf.replaceFront(kept, regionFirstOf);
       this.#nodeBase = nodeBase;
       this.#toolCount = toolCount;
       changedItems = true;
@@ -281,33 +283,33 @@ export class Builder<Item extends KindedNode = AssistantNode> {
     for (const i of replaced) {
       if (i < front) continue;
       const node = nodes[i] as Item | ToolNode;
-      const at = (itemOf[i] as number) - itemBase;
-      const before = mirror[at] as Item | GroupNode;
+      const at = itemOf.at(i) - itemBase;
+      const before = mirror.at(at);
       if (DEV_MODE) groupProbe.composed++;
       if (isTool(node)) {
         if (before.kind !== 'group') return undefined;
         const group = before as GroupNode;
-        const old = group.tools[i - ((firstOf[at] as number) - nodeBase)];
+        const old = group.tools[i - (firstOf.at(at) - nodeBase)];
         if (old?.callId !== node.callId) return undefined;
         changed.push(node);
         groups.add(at);
       } else {
         if (before.kind === 'group') return undefined;
-        mirror[at] = node;
+        mirror.set(at, node);
         changedItems = true;
         changedFrom = Math.min(changedFrom, at);
         changedTo = Math.max(changedTo, at + 1);
       }
     }
     for (const at of groups) {
-      const first = (firstOf[at] as number) - nodeBase;
-      const before = mirror[at] as GroupNode;
+      const first = firstOf.at(at) - nodeBase;
+      const before = mirror.at(at) as GroupNode;
       const size = before.tools.length;
       if (DEV_MODE) groupProbe.composed += size;
       const group = this.#group(nodes.slice(first, first + size) as ToolNode[]);
       this.#groups.set(group.id, group);
       if (group !== before) {
-        mirror[at] = group;
+        mirror.set(at, group);
         changedItems = true;
         changedFrom = Math.min(changedFrom, at);
         changedTo = Math.max(changedTo, at + 1);
@@ -315,28 +317,31 @@ export class Builder<Item extends KindedNode = AssistantNode> {
     }
     tools = tools.with(changed);
     if (!changedItems && tools === previous.tools) return previous;
-    this.#grouping = Object.freeze({
-      items: changedItems
-        ? this.#publish(mirror, previous.items, changedFrom, mirror.length - changedTo)
-        : previous.items,
-      tools,
-    });
+    if (changedItems) {
+      const kept = this.#kept(changedFrom, mirror.length - changedTo);
+      this.#snapshot = mirror.snapshot(kept);
+    }
+    this.#grouping = grouping(this.#snapshot, tools);
     return this.#grouping;
   }
 
   /**
-   * A frozen copy of `items`, recorded as keeping the first `prefix` and last `suffix` items
-   * of `previous` (`keptEnds`), so a consumer learns the changed stretch without comparing.
+   * What new items keep of the last published ones, which kept the first `prefix` and last
+   * `suffix`, for `keptEnds`: those ends, and when nobody read the last items, the ends kept
+   * of the last items read before them (so a view that skips publications still learns them).
    */
-  #publish(
-    items: readonly (Item | GroupNode)[],
-    previous: readonly (Item | GroupNode)[],
-    prefix: number,
-    suffix: number,
-  ): readonly (Item | GroupNode)[] {
-    const published = Object.freeze(items.slice());
-    recordKeptEnds(published, previous, prefix, suffix);
-    return published;
+  #kept(prefix: number, suffix: number): Kept[] {
+    const previous = this.#snapshot;
+    const kept: Kept[] = [{ base: previous.serial, prefix, suffix }];
+    const since = previous.kept[previous.kept.length - 1];
+    if (!previous.read && since !== undefined) {
+      kept.push({
+        base: since.base,
+        prefix: Math.min(prefix, since.prefix),
+        suffix: Math.min(suffix, since.suffix),
+      });
+    }
+    return kept;
   }
 
   #group(run: ToolNode[]): GroupNode {
@@ -376,6 +381,37 @@ export class Builder<Item extends KindedNode = AssistantNode> {
     }
     return detail;
   }
+}
+
+/**
+ * A Grouping whose `items` array is made on first read (`ItemsSnapshot.array`): a
+ * publication nobody reads costs what changed, not a copy of every item.
+ */
+function grouping<Item>(
+  snapshot: ItemsSnapshot<Item | GroupNode>,
+  tools: ReadonlyMap<string, ToolNode>,
+): Grouping<Item> {
+  return Object.freeze({
+    get items() {
+      return snapshot.array();
+    },
+    tools,
+  });
+}
+
+/** The ends `items` keeps of `previous` (identity, not overlapping), as `commonEnds`. */
+function keptOf<T>(previous: ItemsSnapshot<T>, items: readonly T[]): Kept {
+  const shorter = Math.min(previous.length, items.length);
+  let prefix = 0;
+  while (prefix < shorter && previous.at(prefix) === items[prefix]) prefix++;
+  let suffix = 0;
+  while (
+    suffix < shorter - prefix &&
+    previous.at(previous.length - 1 - suffix) === items[items.length - 1 - suffix]
+  ) {
+    suffix++;
+  }
+  return { base: previous.serial, prefix, suffix };
 }
 
 function isTool(node: KindedNode): node is ToolNode {

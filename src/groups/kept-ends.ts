@@ -1,8 +1,11 @@
 /**
- * What a Builder's `items` array keeps of the one the same Builder published just before it:
- * its first `prefix` and last `suffix` items are the same objects, in the same order
- * (`prefix + suffix` at most the shorter length). Undefined when `next` was not published
- * right after `previous` by one Builder (compare them by identity instead: `commonEnds`).
+ * What a Builder's `items` array keeps of the one the same Builder published before it: its
+ * first `prefix` and last `suffix` items are the same objects, in the same order (`prefix +
+ * suffix` at most the shorter length). `previous` is the `items` of the last publication whose
+ * `items` had been read when `next`'s was published (a Grouping makes its `items` array when
+ * first read, so a view that skips publications still learns the ends across them), or of
+ * the publication just before. Undefined otherwise (compare them by identity instead:
+ * `commonEnds`).
  *
  * A view of a long session uses it to find the stretch that changed without comparing every
  * item (`<tool-timeline>` re-renders only the chunks over it): O(1).
@@ -19,47 +22,50 @@ export function keptEnds(
   previous: readonly unknown[],
   next: readonly unknown[],
 ): { readonly prefix: number; readonly suffix: number } | undefined {
-  const entry = entries.get(next);
   const base = entries.get(previous);
-  if (entry?.kept === undefined || base === undefined || entry.kept.base !== base.serial) {
-    return undefined;
-  }
-  return { prefix: entry.kept.prefix, suffix: entry.kept.suffix };
+  if (base === undefined) return undefined;
+  const kept = entries.get(next)?.kept.find((k) => k.base === base.serial);
+  return kept && { prefix: kept.prefix, suffix: kept.suffix };
+}
+
+/** That a list keeps the first `prefix` and last `suffix` items of the list numbered `base`. */
+export interface Kept {
+  readonly base: number;
+  readonly prefix: number;
+  readonly suffix: number;
 }
 
 interface Entry {
   readonly serial: number;
-  readonly kept:
-    | { readonly base: number; readonly prefix: number; readonly suffix: number }
-    | undefined;
+  readonly kept: readonly Kept[];
 }
 
 const entries = new WeakMap<readonly unknown[], Entry>();
 let nextSerial = 1;
 
+/** A serial number for a list that `recordKeptEnds` may record later (as `next` or as a base). */
+export function listSerial(): number {
+  return nextSerial++;
+}
+
 /**
- * Records that `next` keeps the first `prefix` and last `suffix` items of `previous` (the
- * Builder, which knows which items it replaced). Internal: not re-exported.
+ * Records that `next`, numbered `serial` (`listSerial`), keeps the ends `kept` of the lists
+ * they name (the Builder, which knows which items it replaced). Internal: not re-exported.
  */
 export function recordKeptEnds(
   next: readonly unknown[],
-  previous: readonly unknown[],
-  prefix: number,
-  suffix: number,
+  serial: number,
+  kept: readonly Kept[],
 ): void {
-  let base = entries.get(previous);
-  if (base === undefined) {
-    base = { serial: nextSerial++, kept: undefined };
-    entries.set(previous, base);
-  }
-  entries.set(next, { serial: nextSerial++, kept: { base: base.serial, prefix, suffix } });
+  entries.set(next, { serial, kept });
 }
 
 /**
  * The lengths of the longest common prefix and suffix of two lists, by identity, not
  * overlapping (`prefix + suffix ≤` the shorter length): one identity comparison per item
  * kept, and at most two more. What a view falls back to where `keptEnds` answers undefined (lists one Builder did
- * not publish one after the other, e.g. after skipping a publication).
+ * not publish one after the other, e.g. after skipping a publication whose items someone
+ * else read).
  *
  * @example
  * const { prefix, suffix } = keptEnds(shown.items, next.items) ?? commonEnds(shown.items, next.items);

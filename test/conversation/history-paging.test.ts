@@ -15,7 +15,9 @@ import type { Conversation, ConversationNode } from '../../src/conversation/conv
 import type { AssistantNode } from '../../src/definitions/assistant-definition.js';
 import type { SessionEvent } from '../../src/events/types.js';
 import { Builder } from '../../src/groups/builder.js';
+import { keptEnds } from '../../src/groups/kept-ends.js';
 import { groupProbe } from '../../src/groups/probe.js';
+import { internalProbe } from '../../src/internal/probe.js';
 import { NOW } from '../assembler/support/events.js';
 import { describe, it } from '../harness.js';
 
@@ -38,15 +40,27 @@ function rebuilding(): Publisher {
 }
 
 const work = () =>
-  assemblerProbe.ordered + assemblerProbe.listed + groupProbe.composed + groupProbe.toolEntries;
+  assemblerProbe.ordered +
+  assemblerProbe.listed +
+  groupProbe.composed +
+  groupProbe.toolEntries +
+  internalProbe.moved;
 
-/** The work of each page, `log` loaded newest-first in pages of `page` with a publish per page. */
-function workPerPage(assembler: Publisher, pages: readonly SessionEvent[][]): number[] {
+/**
+ * The work of each page, loaded newest-first with a publish per page; `read`: the `items` of
+ * each publication are read too.
+ */
+function workPerPage(
+  assembler: Publisher,
+  pages: readonly SessionEvent[][],
+  read = false,
+): number[] {
   const perPage: number[] = [];
   for (const page of pages) {
     const before = work();
     assembler.prepend(page);
-    assembler.publish();
+    const published = assembler.publish();
+    if (read) expect(published.items.length).to.be.greaterThan(0);
     perPage.push(work() - before);
   }
   return perPage;
@@ -74,6 +88,14 @@ describe('history paging: a page with its publication costs what the page adds',
     expect(Math.min(...perPage), 'each page orders and composes its own nodes').to.be.at.least(10);
     // The tools map merges its front segments as a binary counter: O(log tools) per entry.
     expect(growth(perPage)).to.be.at.most(2);
+  });
+
+  it('(negative control) reading the items after every page copies the whole list per page, as publishing a new array did, and fails the same check', () => {
+    // What each page cost before a Grouping made its items array on first read: the copy
+    // of every item (the work counted above includes the items copied).
+    const log = sessionLog(300 * PAGE);
+    const perPage = workPerPage(new Assembler({ now: () => NOW }), newestFirst(log, PAGE), true);
+    expect(growth(perPage)).to.be.greaterThan(3);
   });
 
   it('(negative control) a compose step that ignores the changes regroups the whole session per page and fails the same check', () => {
@@ -145,6 +167,66 @@ describe('history paging: a page with its publication costs what the page adds',
     const batch = new Assembler({ now: () => NOW });
     batch.push(log);
     expect(projection(paged.publish())).to.equal(projection(batch.publish()));
+  });
+
+  it('publications whose items nobody read until later pages loaded still hold their own items', () => {
+    const log = sessionLog(30 * PAGE);
+    const paged = new Assembler({ now: () => NOW });
+    const rebuilt = rebuilding();
+    const published: { conversation: Conversation; expected: string; length: number }[] = [];
+    for (const page of newestFirst(log, 23)) {
+      paged.prepend(page);
+      rebuilt.prepend(page);
+      const expected = rebuilt.publish();
+      published.push({
+        conversation: paged.publish(),
+        expected: projection(expected),
+        length: expected.items.length,
+      });
+    }
+    // Read oldest publication last: every later page changed the chunks it shares.
+    for (const { conversation, expected, length } of published.reverse()) {
+      expect(conversation.items.length).to.equal(length);
+      expect(projection(conversation)).to.equal(expected);
+      expect(Object.isFrozen(conversation.items)).to.equal(true);
+      expect(conversation.items, 'the same array at each read').to.equal(conversation.items);
+    }
+  });
+
+  it('keptEnds across publications nobody read: from the last items read, and from the publication just before', () => {
+    const log = sessionLog(20 * PAGE);
+    const pages = newestFirst(log, PAGE);
+    const assembler = new Assembler({ now: () => NOW });
+    const check = (previous: readonly unknown[], next: readonly unknown[]) => {
+      const ends = keptEnds(previous, next);
+      expect(ends).to.not.equal(undefined);
+      const { prefix, suffix } = ends as { prefix: number; suffix: number };
+      expect(prefix + suffix).to.be.at.most(Math.min(previous.length, next.length));
+      for (let i = 0; i < prefix; i++) expect(next[i]).to.equal(previous[i]);
+      for (let i = 1; i <= suffix; i++) {
+        expect(next[next.length - i]).to.equal(previous[previous.length - i]);
+      }
+      return suffix;
+    };
+    assembler.prepend(pages[0] as SessionEvent[]);
+    let shown = assembler.publish().items;
+    for (let k = 1; k + 2 < pages.length; k += 3) {
+      assembler.prepend(pages[k] as SessionEvent[]);
+      const skipped = assembler.publish();
+      assembler.prepend(pages[k + 1] as SessionEvent[]);
+      const unread = assembler.publish();
+      assembler.prepend(pages[k + 2] as SessionEvent[]);
+      const next = assembler.publish();
+      // Read late: still the base of the publication after it.
+      check(unread.items, next.items);
+      // The view showed `shown`; two publications were skipped. Pages only add at the
+      // front, so every item shown but the first is kept.
+      expect(check(shown, next.items)).to.be.at.least(shown.length - 1);
+      expect(keptEnds(skipped.items, next.items), 'neither read before nor just before').to.equal(
+        undefined,
+      );
+      shown = next.items;
+    }
   });
 
   it('a call streaming at the live end while older pages load: each publication equals a full rebuild', () => {
