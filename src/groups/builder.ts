@@ -384,13 +384,16 @@ export class Builder<Item extends KindedNode = AssistantNode> {
 }
 
 /**
- * A Grouping whose `items` array is made on first read (`ItemsSnapshot.array`): a
- * publication nobody reads costs what changed, not a copy of every item.
+ * A Grouping whose `items` array, unless made already, is made on first read
+ * (`ItemsSnapshot.array`): a publication nobody reads costs what changed, not a copy of
+ * every item.
  */
 function grouping<Item>(
   snapshot: ItemsSnapshot<Item | GroupNode>,
   tools: ReadonlyMap<string, ToolNode>,
 ): Grouping<Item> {
+  const items = snapshot.made;
+  if (items) return Object.freeze({ items, tools });
   return Object.freeze({
     get items() {
       return snapshot.array();

@@ -1,6 +1,6 @@
 import { DEV_MODE } from '../internal/dev-mode.js';
 import { internalProbe } from '../internal/probe.js';
-import { type Kept, listSerial, recordKeptEnds } from './kept-ends.js';
+import { type Kept, type KeptRecord, listSerial, recordKeptEnds } from './kept-ends.js';
 
 const SHIFT = 8;
 const CHUNK = 1 << SHIFT;
@@ -12,7 +12,7 @@ const MASK = CHUNK - 1;
  * Grouping costs what changed when it is published, and the copy of the whole list only
  * when someone reads it.
  */
-export class ItemsSnapshot<T> {
+export class ItemsSnapshot<T> implements KeptRecord {
   /** Names `array()` for `keptEnds`. */
   readonly serial = listSerial();
   readonly length: number;
@@ -36,8 +36,9 @@ export class ItemsSnapshot<T> {
     this.length = length;
     this.kept = kept;
     if (array) {
+      this.#read = true;
       this.#array = Object.freeze(array);
-      recordKeptEnds(this.#array, this.serial, kept);
+      recordKeptEnds(this.#array, this);
     }
   }
 
@@ -46,9 +47,14 @@ export class ItemsSnapshot<T> {
     return new ItemsSnapshot<T>([], 0, array.length, kept, array);
   }
 
-  /** Whether `array()` has been called. */
+  /** Whether `array()` has been called, or the array was given (`ItemsSnapshot.of`). */
   get read(): boolean {
     return this.#read;
+  }
+
+  /** The array, when it is made already (`ItemsSnapshot.of`, or read). */
+  get made(): readonly T[] | undefined {
+    return this.#array;
   }
 
   /** The item at `index` (0 ≤ index < length), without making the array. */
@@ -66,7 +72,7 @@ export class ItemsSnapshot<T> {
     for (let i = 0; i < this.length; i++) array.push(this.at(i));
     if (DEV_MODE) internalProbe.moved += this.length;
     this.#array = Object.freeze(array);
-    recordKeptEnds(this.#array, this.serial, this.kept);
+    recordKeptEnds(this.#array, this);
     return this.#array;
   }
 }
@@ -117,9 +123,18 @@ export class ChunkedItems<T> {
     this.#length += added.length - removed;
   }
 
-  /** The items as they are now; `kept` as `ItemsSnapshot.kept`. */
+  /**
+   * The items as they are now; `kept` as `ItemsSnapshot.kept`. A list of at most one chunk's
+   * length is copied into the snapshot's array at once (no dearer than sharing it, and its
+   * next change then copies nothing).
+   */
   snapshot(kept: readonly Kept[]): ItemsSnapshot<T> {
-    if (this.#length === 0) return new ItemsSnapshot<T>([], 0, 0, kept);
+    if (this.#length <= CHUNK) {
+      const array: T[] = [];
+      for (let i = 0; i < this.#length; i++) array.push(this.at(i));
+      if (DEV_MODE) internalProbe.moved += this.#length;
+      return ItemsSnapshot.of(array, kept);
+    }
     const from = (this.#start >> SHIFT) - this.#firstChunk;
     const to = ((this.#start + this.#length - 1) >> SHIFT) - this.#firstChunk + 1;
     for (let k = from; k < to; k++) this.#shared[k] = true;
@@ -135,13 +150,15 @@ export class ChunkedItems<T> {
   /** Chunk `k`, made or copied so that no snapshot holds it. */
   #writable(k: number): T[] {
     if (this.#chunks.length === 0) this.#firstChunk = k;
+    // A new chunk is filled where it is written (holes until then: its items are read only
+    // where written, between the first and the last item).
     while (k < this.#firstChunk) {
-      this.#chunks.unshift(newChunk());
+      this.#chunks.unshift([]);
       this.#shared.unshift(false);
       this.#firstChunk--;
     }
     while (k >= this.#firstChunk + this.#chunks.length) {
-      this.#chunks.push(newChunk());
+      this.#chunks.push([]);
       this.#shared.push(false);
     }
     const i = k - this.#firstChunk;
@@ -154,10 +171,4 @@ export class ChunkedItems<T> {
     }
     return chunk;
   }
-}
-
-function newChunk<T>(): T[] {
-  const chunk: T[] = [];
-  for (let i = 0; i < CHUNK; i++) chunk.push(undefined as T);
-  return chunk;
 }

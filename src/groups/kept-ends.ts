@@ -2,9 +2,10 @@
  * What a Builder's `items` array keeps of the one the same Builder published before it: its
  * first `prefix` and last `suffix` items are the same objects, in the same order (`prefix +
  * suffix` at most the shorter length). `previous` is the `items` of the last publication whose
- * `items` had been read when `next`'s was published (a Grouping makes its `items` array when
- * first read, so a view that skips publications still learns the ends across them), or of
- * the publication just before. Undefined otherwise (compare them by identity instead:
+ * `items` had been read when `next`'s was published (a Grouping of more than 256 items makes
+ * its `items` array when first read, so a view that skips publications still learns the ends
+ * across them; a shorter array is made at once and counts as read), or of the publication
+ * just before. Undefined otherwise (compare them by identity instead:
  * `commonEnds`).
  *
  * A view of a long session uses it to find the stretch that changed without comparing every
@@ -35,12 +36,13 @@ export interface Kept {
   readonly suffix: number;
 }
 
-interface Entry {
+/** A list's serial number (`listSerial`) and what it keeps of the lists it names. */
+export interface KeptRecord {
   readonly serial: number;
   readonly kept: readonly Kept[];
 }
 
-const entries = new WeakMap<readonly unknown[], Entry>();
+const entries = new WeakMap<readonly unknown[], KeptRecord>();
 let nextSerial = 1;
 
 /** A serial number for a list that `recordKeptEnds` may record later (as `next` or as a base). */
@@ -49,15 +51,11 @@ export function listSerial(): number {
 }
 
 /**
- * Records that `next`, numbered `serial` (`listSerial`), keeps the ends `kept` of the lists
- * they name (the Builder, which knows which items it replaced). Internal: not re-exported.
+ * Records `next`'s serial number and the ends it keeps of the lists they name (the Builder,
+ * which knows which items it replaced). Internal: not re-exported.
  */
-export function recordKeptEnds(
-  next: readonly unknown[],
-  serial: number,
-  kept: readonly Kept[],
-): void {
-  entries.set(next, { serial, kept });
+export function recordKeptEnds(next: readonly unknown[], record: KeptRecord): void {
+  entries.set(next, record);
 }
 
 /**

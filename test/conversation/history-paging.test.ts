@@ -194,8 +194,10 @@ describe('history paging: a page with its publication costs what the page adds',
   });
 
   it('keptEnds across publications nobody read: from the last items read, and from the publication just before', () => {
-    const log = sessionLog(20 * PAGE);
-    const pages = newestFirst(log, PAGE);
+    // More items than a chunk (256) from the first page on: a shorter list is copied when
+    // published, and counts as read.
+    const log = sessionLog(60 * PAGE);
+    const pages = [log.slice(-2_000), ...newestFirst(log.slice(0, -2_000), PAGE)];
     const assembler = new Assembler({ now: () => NOW });
     const check = (previous: readonly unknown[], next: readonly unknown[]) => {
       const ends = keptEnds(previous, next);
@@ -210,6 +212,7 @@ describe('history paging: a page with its publication costs what the page adds',
     };
     assembler.prepend(pages[0] as SessionEvent[]);
     let shown = assembler.publish().items;
+    expect(shown.length).to.be.greaterThan(256);
     for (let k = 1; k + 2 < pages.length; k += 3) {
       assembler.prepend(pages[k] as SessionEvent[]);
       const skipped = assembler.publish();
