@@ -8,6 +8,7 @@
  */
 import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { performance as hooks, monitorEventLoopDelay } from 'node:perf_hooks';
 import { encodeSSE } from '../src/events/sse.js';
 import type { StreamEvent } from '../src/events/types.js';
 import { memoryStore } from '../src/server/memory-store.js';
@@ -15,6 +16,7 @@ import { toNodeListener } from '../src/server/node-listener.js';
 import { redisStore } from '../src/server/redis/redis-store.js';
 import { sessionHandler } from '../src/server/session-handler.js';
 import type { SessionStore } from '../src/server/session-store.js';
+import { writeDeltas } from './support/write-deltas.js';
 
 const [mode = 'memory', url = '', fanOut = ''] = process.argv.slice(2);
 /** The stores' `fanOutMs` (`--fan-out-ms` of the bench); empty: their default. */
@@ -25,11 +27,22 @@ const send = (message: unknown) => process.send?.(message);
 let store: SessionStore | undefined;
 const floorClients = new Set<ServerResponse>();
 let server: ReturnType<typeof createServer>;
+/** Counts the response's writes into passes (see `countWrite`). */
+function counted(response: ServerResponse): void {
+  const write = response.write;
+  response.write = function (this: ServerResponse, ...args: never[]) {
+    countWrite();
+    const accepted = (write as (...a: never[]) => boolean).apply(this, args);
+    if (!accepted) refused++;
+    return accepted;
+  } as typeof write;
+}
 if (mode === 'floor') {
   server = createServer((_request, response) => {
     response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-store' });
     response.flushHeaders();
     floorClients.add(response);
+    counted(response);
     response.once('close', () => floorClients.delete(response));
   });
 } else {
@@ -38,55 +51,118 @@ if (mode === 'floor') {
     sessionId: (request) => new URL(request.url).pathname.split('/')[2] ?? '',
     authorize: () => true,
   });
-  server = createServer(toNodeListener(handler));
+  const listener = toNodeListener(handler);
+  server = createServer((request, response) => {
+    counted(response);
+    listener(request, response);
+  });
 }
 server.listen(0, '127.0.0.1', () =>
   send({ type: 'ready', port: (server.address() as AddressInfo).port }),
 );
 
-/** The write's deltas: 16 characters of content each, a JSON-escaped text like a model's. */
-function deltas(count: number, attemptId: string): StreamEvent[] {
-  const line = 'export const greeting = "hello, world";\n';
-  const text = JSON.stringify({
-    file_path: 'src/big.ts',
-    content: line.repeat(Math.ceil((count * 16) / line.length)),
+/**
+ * The passes of the fan-out as this process sees them from outside callfold: a pass is the
+ * writes to follower responses made in one turn of the event loop; it lasts from its first
+ * write until the loop turns (`setImmediate`: after the corked socket writes went out).
+ */
+const passes: { writes: number; ms: number }[] = [];
+/** Writes a follower's socket did not take at once (its buffer full: the reader is behind). */
+let refused = 0;
+let pass: { writes: number; start: number } | undefined;
+function countWrite(): void {
+  if (pass) {
+    pass.writes++;
+    return;
+  }
+  const open = { writes: 1, start: performance.now() };
+  pass = open;
+  setImmediate(() => {
+    passes.push({ writes: open.writes, ms: performance.now() - open.start });
+    pass = undefined;
   });
-  return Array.from({ length: count }, (_, k) => ({
-    type: 'stream/tool-call-delta',
-    attemptId,
-    block: 0,
-    callId: `${attemptId}:0`,
-    ...(k === 0 ? { name: 'write' } : {}),
-    args: text.slice(k * 16, k * 16 + 16),
-  }));
 }
 
-async function produce(session: string, count: number, perSecond: number, sample: number) {
-  const events = deltas(count, `att_${session}`);
+/**
+ * Hands the events to the store at a real pace: every millisecond, all events due by then
+ * (event k is due at start + k / perSecond), as one `live` call (the floor: one write of
+ * them to each response). The latency clock of a sampled event starts at
+ * its due time, not when the loop got round to handing it over: a busy server delays a real
+ * producer's events (they wait in its socket) just as much. The first `warm` events warm the
+ * server and the followers up (JIT, socket buffers) and are not sampled.
+ */
+async function produce(
+  session: string,
+  count: number,
+  warm: number,
+  perSecond: number,
+  sample: number,
+) {
+  const events = writeDeltas(warm + count, `att_${session}`);
   const sent = new Float64Array(Math.ceil(count / sample));
-  const cpu = process.cpuUsage();
-  const perTick = Math.max(1, Math.round(perSecond / 200));
+  const lag = monitorEventLoopDelay({ resolution: 1 });
+  let cpu = process.cpuUsage();
+  let utilization = hooks.eventLoopUtilization();
   let k = 0;
+  const start = now();
+  let measuredFrom = start;
   await new Promise<void>((resolve) => {
     const tick = async () => {
-      const end = Math.min(count, k + perTick);
-      for (; k < end; k++) {
-        const event = events[k] as StreamEvent;
-        if (k % sample === 0) sent[k / sample] = now();
-        if (store) await store.live(session, [event]);
-        else {
-          const bytes = encodeSSE(event);
-          for (const client of floorClients) client.write(bytes);
-        }
+      const due = Math.min(warm + count, Math.floor(((now() - start) * perSecond) / 1000) + 1);
+      if (k <= warm && warm < due) {
+        cpu = process.cpuUsage();
+        utilization = hooks.eventLoopUtilization();
+        lag.enable();
+        passes.length = 0;
+        refused = 0;
+        measuredFrom = now();
       }
-      if (k >= count) resolve();
-      else setTimeout(tick, 5);
+      for (let j = Math.max(k, warm); j < due; j++) {
+        const m = j - warm;
+        if (m % sample === 0) sent[m / sample] = start + (j * 1000) / perSecond;
+      }
+      const batch = events.slice(k, due);
+      k = due;
+      // What came due while the last call was in flight goes as one call, as recordAttempt
+      // writes what arrived during its previous write.
+      if (batch.length === 0) {
+        // Nothing due yet.
+      } else if (store) await store.live(session, batch);
+      else {
+        const bytes = batch.map(encodeSSE).join('');
+        for (const client of floorClients) client.write(bytes);
+      }
+      if (k >= warm + count) resolve();
+      else setTimeout(tick, 1);
     };
     void tick();
   });
+  const seconds = (now() - measuredFrom) / 1000;
   const used = process.cpuUsage(cpu);
-  const bytes = events.reduce((sum, event) => sum + Buffer.byteLength(encodeSSE(event)), 0);
-  send({ type: 'produced', sent: [...sent], cpuMs: (used.user + used.system) / 1000, bytes });
+  lag.disable();
+  const sorted = passes.filter((p) => p.writes > 1).sort((a, b) => a.ms - b.ms);
+  const at = (p: number) => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))];
+  const bytes = events
+    .slice(warm)
+    .reduce((sum, event) => sum + Buffer.byteLength(encodeSSE(event)), 0);
+  send({
+    type: 'produced',
+    sent: [...sent],
+    cpuMs: (used.user + used.system) / 1000,
+    bytes,
+    server: {
+      rate: count / seconds,
+      cpuShare: (used.user + used.system) / 1000 / (seconds * 1000),
+      loopUtilization: hooks.eventLoopUtilization(utilization).utilization,
+      lagP99: lag.percentile(99) / 1e6,
+      lagMax: lag.max / 1e6,
+      passesPerSecond: sorted.length / seconds,
+      writesPerPass: at(0.5)?.writes ?? 0,
+      refusedWrites: refused,
+      passP50: at(0.5)?.ms ?? 0,
+      passP99: at(0.99)?.ms ?? 0,
+    },
+  });
 }
 
 process.on('message', async (message: { type: string; [key: string]: unknown }) => {
@@ -94,9 +170,12 @@ process.on('message', async (message: { type: string; [key: string]: unknown }) 
     await produce(
       String(message.session),
       Number(message.count),
+      Number(message.warm),
       Number(message.perSecond),
       Number(message.sample),
     );
+  } else if (message.type === 'clock') {
+    send({ type: 'clock', at: now() });
   } else if (message.type === 'memory') {
     (globalThis as { gc?: () => void }).gc?.();
     (globalThis as { gc?: () => void }).gc?.();

@@ -3,9 +3,10 @@
  *
  * A producer streams the deltas of a 512 KiB `write` (16 characters each) at ~2,000 deltas/s
  * into one session; N followers read it through real HTTP connections (raw sockets in this
- * process, counting messages; the server runs in its own process: bench/server-worker.ts).
- * - fan-out, memoryStore, N = 1, 100, 1000: delivery latency (handed to the store → read by
- *   a follower) p50/p99, server CPU per delivered MB, chunks (socket reads) per follower;
+ * process; the server runs in its own process: bench/server-worker.ts).
+ * - fan-out, memoryStore, N = 1, 100, 1000: delivery latency (the event's due time at the
+ *   producer → read by a follower) p50/p99, server CPU per delivered MB, chunks (socket
+ *   reads) per follower;
  * - the same with a bare in-process broadcast (no store, no handler): the floor;
  * - two instances over Redis, N = 1000 split across them, producer on the first;
  * - memory per idle follower (1000 idle followers, server RSS and heap after GC; after a
@@ -13,6 +14,29 @@
  * - resume late in a long session (10,000 durable events, the client missed the last 20):
  *   bytes sent on resume by callfold (Last-Event-ID) against Vercel's `resumable-stream` on
  *   the same Redis (as the AI SDK resumes: from the start; and with `skipCharacters`).
+ *
+ * How latency is measured (each fan-out row also prints these checks):
+ * - The producer hands over, every millisecond, every event due by then (event k is due
+ *   at start + k / 2000 s), and an event's clock starts at its due time: a server busy
+ *   fanning out delays a real producer's events (they wait in its socket) as much. (Until
+ *   2026-12-02 the producer slept 5 ms after each 10 events and stamped them when handed
+ *   over: a busy server slowed the stream down, to ~850 deltas/s at N=1000, and the wait
+ *   was not counted.) `server.rate` is the pace achieved.
+ * - The first 2,000 deltas warm the server and the followers up (JIT, socket buffers) and
+ *   are not sampled: a fresh process's first second (wake-ups of 40–150 ms at N=1000) set
+ *   the p99 of a 16 s run.
+ * - Followers are read as lightly as the bench can, so that one process reading 1,000
+ *   sockets is not what sets the p99: raw sockets, the chunked framing decoded by counting,
+ *   the SSE body never parsed — the bench knows where each sampled message ends, so a read
+ *   notes the time of the sampled messages it completes by comparing byte counts. The
+ *   first follower also keeps its body, checked equal to the expected bytes (`bodyIntact`).
+ *   `clientCpuShare` is this process's CPU over the run (1.0: one core busy).
+ * - Times are `performance.timeOrigin + performance.now()` in both processes; the offset
+ *   between them is measured by IPC round trips before each run (`clock`) and corrected.
+ * - `server`: the worker's CPU share, event-loop utilization and delay, and its fan-out
+ *   passes seen from outside callfold (the follower writes made in one loop turn, until
+ *   the loop turns): passes per second, writes per pass, p50/p99 duration, and writes the
+ *   socket did not take at once (`refusedWrites`).
  *
  * `--deltas N` (default 8192: 128 KiB of content, ~4 s a run; 32768 is the full 512 KiB,
  * ~16 s a run). `--quick`: 2048 deltas and N = 1, 1000 only — every goal line still prints,
@@ -22,7 +46,7 @@
  * the server processes.
  */
 import { type ChildProcess, fork } from 'node:child_process';
-import { Agent, request as httpRequest } from 'node:http';
+import { connect } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { Redis } from 'ioredis';
 import { createResumableStreamContext } from 'resumable-stream/ioredis';
@@ -31,6 +55,7 @@ import { redisStore } from '../src/server/redis/redis-store.js';
 import { sessionHandler } from '../src/server/session-handler.js';
 import type { UnnumberedEvent } from '../src/server/session-store.js';
 import { startRedis } from '../test/node/support/redis-server.js';
+import { sseOffsets, writeDeltas } from './support/write-deltas.js';
 
 const argument = (name: string, fallback: number) => {
   const at = process.argv.indexOf(`--${name}`);
@@ -79,15 +104,42 @@ async function worker(mode: string, url = ''): Promise<Worker> {
   return { child, port, ask };
 }
 
-const agent = new Agent({ keepAlive: false, maxSockets: Number.POSITIVE_INFINITY });
+/**
+ * The bytes every follower must read (the warm-up's messages, then the measured ones), and
+ * where each sampled message ends: `expected(warm, count)`.
+ */
+function expected(session: string, warm: number, count: number) {
+  const { body, ends } = sseOffsets(writeDeltas(warm + count, `att_${session}`));
+  const marks: number[] = [];
+  for (let m = 0; m < count; m += sample) marks.push(ends[warm + m] as number);
+  return { body, length: body.length, marks: Float64Array.from(marks) };
+}
 
-/** A follower: counts SSE messages, noting when every `sample`-th arrives. */
-function follow(port: number, session: string, expected: number) {
-  const received = new Float64Array(Math.ceil(expected / sample));
-  let messages = 0;
-  let bytes = 0;
+/**
+ * A follower, read as lightly as the bench can so that its one process can read 1,000 of
+ * them without becoming the bottleneck: a raw socket, the HTTP head skipped, the chunked
+ * framing decoded by counting, and the SSE body never parsed — the bench knows where each
+ * sampled message ends (`expected`), so a read notes the time of every sampled message it
+ * completes by comparing byte counts. Heartbeat comments (`: ping`) before the first
+ * message are skipped. `keep`: the body is also kept, to be checked against the expected
+ * bytes (one follower per run does it: the byte count is what the others trust).
+ */
+function follow(
+  port: number,
+  session: string,
+  plan: { body: Buffer; length: number; marks: Float64Array },
+  keep = false,
+) {
+  const received = new Float64Array(plan.marks.length);
+  const kept: Buffer[] = [];
+  let body = 0;
+  let next = 0;
   let chunks = 0;
-  let lastNewline = false;
+  let head = '';
+  /** In the chunked framing: bytes of data left in the current chunk, or the size line. */
+  let left = 0;
+  let sizeLine = '';
+  let inHead = true;
   let done: () => void = () => {};
   const finished = new Promise<void>((resolve) => {
     done = resolve;
@@ -96,46 +148,93 @@ function follow(port: number, session: string, expected: number) {
   const connected = new Promise<void>((resolve) => {
     onConnected = resolve;
   });
-  const req = httpRequest(
-    {
-      host: '127.0.0.1',
-      port,
-      path: `/sessions/${session}`,
-      agent,
-      headers: { accept: 'text/event-stream' },
-    },
-    (response) => {
+  const take = (data: Buffer, at: number) => {
+    let part = data;
+    if (body === 0 && part[0] === 58 /* ':' */) {
+      const end = part.indexOf('\n\n');
+      part = end === -1 ? part.subarray(part.length) : part.subarray(end + 2);
+      if (part.length === 0) return;
+    }
+    if (keep) kept.push(Buffer.from(part));
+    body += part.length;
+    while (next < plan.marks.length && (plan.marks[next] as number) <= body) received[next++] = at;
+    if (body >= plan.length) done();
+  };
+  const socket = connect(port, '127.0.0.1', () => {
+    socket.setNoDelay(true);
+    socket.write(
+      `GET /sessions/${session} HTTP/1.1\r\nhost: 127.0.0.1\r\naccept: text/event-stream\r\n\r\n`,
+    );
+  });
+  socket.on('data', (chunk: Buffer) => {
+    const at = now();
+    chunks++;
+    let i = 0;
+    if (inHead) {
+      head += chunk.toString('latin1');
+      const end = head.indexOf('\r\n\r\n');
+      if (end === -1) return;
+      if (!/^HTTP\/1\.1 200 .*transfer-encoding: chunked/is.test(head.slice(0, end))) {
+        throw new Error(`bench follower: unexpected response head ${head.slice(0, end)}`);
+      }
+      inHead = false;
       onConnected();
-      response.on('data', (chunk: Buffer) => {
-        const at = now();
-        bytes += chunk.length;
-        chunks++;
-        // A message ends at a blank line: two newlines in a row, maybe across chunks.
-        for (let i = chunk.indexOf(10); i !== -1; i = chunk.indexOf(10, i + 1)) {
-          if (i === 0 ? lastNewline : chunk[i - 1] === 10) {
-            if (messages % sample === 0 && messages < expected) received[messages / sample] = at;
-            messages++;
-            if (messages === expected) done();
-          }
-        }
-        lastNewline = chunk[chunk.length - 1] === 10;
-      });
-    },
-  );
-  req.on('error', () => {});
-  req.end();
+      i = chunk.length - (head.length - end - 4);
+      head = '';
+    }
+    while (i < chunk.length) {
+      if (left > 0) {
+        const end = Math.min(chunk.length, i + left);
+        take(chunk.subarray(i, end), at);
+        left -= end - i;
+        i = end;
+        // The CRLF after a chunk's data: its size line below reads as an empty line.
+        continue;
+      }
+      const lf = chunk.indexOf(10, i);
+      if (lf === -1) {
+        sizeLine += chunk.toString('latin1', i);
+        return;
+      }
+      sizeLine += chunk.toString('latin1', i, lf);
+      i = lf + 1;
+      const size = sizeLine.trim();
+      sizeLine = '';
+      if (size !== '') left = Number.parseInt(size, 16);
+    }
+  });
+  socket.on('error', () => {});
   return {
     received,
     finished,
     connected,
-    close: () => req.destroy(),
+    close: () => socket.destroy(),
+    /** Whether the body read equals the expected one (only for a follower made with `keep`). */
+    intact: () => !keep || Buffer.concat(kept).equals(plan.body),
     get bytes() {
-      return bytes;
+      return body;
     },
     get chunks() {
       return chunks;
     },
   };
+}
+
+/**
+ * The offset of a worker's clock (`performance.timeOrigin + performance.now()`, as this
+ * process's) from this process's, by IPC round trips: the reply nearest the midpoint of the
+ * fastest round trip. Latencies are corrected by it; it is printed with the round trip, the
+ * bound on its error.
+ */
+async function clockOffset(w: Worker): Promise<{ offset: number; rtt: number }> {
+  let best = { offset: 0, rtt: Number.POSITIVE_INFINITY };
+  for (let i = 0; i < 20; i++) {
+    const t1 = now();
+    const { at } = await w.ask<{ at: number }>({ type: 'clock' }, 'clock');
+    const t3 = now();
+    if (t3 - t1 < best.rtt) best = { offset: at - (t1 + t3) / 2, rtt: t3 - t1 };
+  }
+  return best;
 }
 
 function percentile(sorted: readonly number[], p: number): number {
@@ -160,22 +259,30 @@ async function fanOut(
   n: number,
   session: string,
 ): Promise<FanOut> {
+  const warm = Math.min(2000, deltaCount);
+  const plan = expected(session, warm, deltaCount);
   const followers = Array.from({ length: n }, (_, i) =>
-    follow((instances[i % instances.length] as Worker).port, session, deltaCount),
+    follow((instances[i % instances.length] as Worker).port, session, plan, i === 0),
   );
   // Every follower served (its response head read) before the stream starts: on a loaded
   // machine 1,000 connections take seconds, and a follower that joined late got the
   // attempt as a replay, counted as seconds of latency.
   await Promise.race([Promise.all(followers.map((f) => f.connected)), sleep(60_000)]);
   await sleep(500); // registered in the store (a Redis follow reads a snapshot first)
+  const clock = await clockOffset(instances[0] as Worker);
   const cpuBefore = await Promise.all(
     instances.map((w) => w.ask<{ cpuMs: number }>({ type: 'cpu' }, 'cpu')),
   );
-  const produced = await (instances[0] as Worker).ask<{ sent: number[]; bytes: number }>(
-    { type: 'produce', session, count: deltaCount, perSecond, sample },
-    'produced',
-  );
+  const clientCpu = process.cpuUsage();
+  const clientStart = now();
+  const produced = await (instances[0] as Worker).ask<{
+    sent: number[];
+    bytes: number;
+    server: Record<string, number>;
+  }>({ type: 'produce', session, count: deltaCount, warm, perSecond, sample }, 'produced');
   await Promise.race([Promise.all(followers.map((f) => f.finished)), sleep(30_000)]);
+  const clientUsed = process.cpuUsage(clientCpu);
+  const clientShare = (clientUsed.user + clientUsed.system) / 1000 / (now() - clientStart);
   const cpuAfter = await Promise.all(
     instances.map((w) => w.ask<{ cpuMs: number }>({ type: 'cpu' }, 'cpu')),
   );
@@ -185,7 +292,7 @@ async function fanOut(
     let all = true;
     for (const [k, sent] of produced.sent.entries()) {
       const at = f.received[k] as number;
-      if (at > 0) latencies.push(at - sent);
+      if (at > 0) latencies.push(at - (sent - clock.offset));
       else all = false;
     }
     if (all) complete++;
@@ -198,6 +305,13 @@ async function fanOut(
     0,
   );
   const deliveredMB = (produced.bytes * n) / (1024 * 1024);
+  const round = (value: number) => Math.round(value * 100) / 100;
+  console.log(`${name} N=${n}:`, {
+    clock: { offsetMs: round(clock.offset), rttMs: round(clock.rtt) },
+    bodyIntact: followers[0]?.intact() ?? false,
+    clientCpuShare: round(clientShare),
+    server: Object.fromEntries(Object.entries(produced.server).map(([k, v]) => [k, round(v)])),
+  });
   return {
     name,
     n,
@@ -209,6 +323,13 @@ async function fanOut(
   };
 }
 
+/** An idle follower expects nothing. */
+const idlePlan = {
+  body: Buffer.alloc(0),
+  length: Number.POSITIVE_INFINITY,
+  marks: new Float64Array(0),
+};
+
 /**
  * Memory per idle follower: the server's heap (after two forced GCs) and RSS with n
  * followers connected, less the same with none. Warmed up first (50 followers come and go:
@@ -218,12 +339,12 @@ async function fanOut(
  */
 async function idleMemory(n: number, mode: 'memory' | 'floor' = 'memory') {
   const server = await worker(mode);
-  const warm = Array.from({ length: 50 }, () => follow(server.port, 'idle', 1));
+  const warm = Array.from({ length: 50 }, () => follow(server.port, 'idle', idlePlan));
   await Promise.all(warm.map((f) => f.connected));
   for (const f of warm) f.close();
   await sleep(500);
   const before = await server.ask<{ rss: number; heap: number }>({ type: 'memory' }, 'memory');
-  const followers = Array.from({ length: n }, () => follow(server.port, 'idle', 1));
+  const followers = Array.from({ length: n }, () => follow(server.port, 'idle', idlePlan));
   await Promise.race([Promise.all(followers.map((f) => f.connected)), sleep(60_000)]);
   await sleep(500);
   const after = await server.ask<{ rss: number; heap: number }>({ type: 'memory' }, 'memory');

@@ -6,41 +6,71 @@ export interface Wakeable {
 /** What the stores' `fanOutMs` takes: a fixed window in ms, or `'auto'` (the default). */
 export type FanOutMs = number | 'auto';
 
-/** `'auto'`: the window grows by this much per follower the last wake-up reached… */
-export const autoMsPerFollower = 0.02;
-/** …up to this. */
-export const autoMaxMs = 20;
+/** `'auto'`: the window is this many times the time the recent wake-ups took… */
+export const autoRatio = 1;
+/** …none while they take at most this (a few followers: no delay)… */
+export const autoFloorMs = 2;
+/** …and at most this. */
+export const autoMaxMs = 100;
+/**
+ * `'auto'` takes the shortest of this many recent wake-ups: a wake-up is timed on the wall
+ * clock, which also counts the time the process waited for a CPU (a loaded machine); the
+ * shortest is the nearest to the work itself, and a single slow one does not widen the
+ * window.
+ */
+export const autoRecent = 5;
+
+/** Time and timers, injectable so that tests can run the pacer on a clock they drive. */
+export interface PacerClock {
+  now(): number;
+  setTimeout(callback: () => void, ms: number): unknown;
+  clearTimeout(handle: unknown): void;
+}
+
+const host = globalThis as { performance?: { now(): number } };
+const hostClock: PacerClock = {
+  now: host.performance ? () => (host.performance as { now(): number }).now() : Date.now,
+  setTimeout: (callback, ms) => setTimeout(callback, ms),
+  clearTimeout: (handle) => clearTimeout(handle as Parameters<typeof clearTimeout>[0]),
+};
 
 /**
  * Wakes the waiting followers of a store at most once per window, all together.
  *
- * At 2,000 stream events a second, waking every follower for every event costs a promise
- * chain, a stream read and a socket write per event per follower (~2 million a second for
- * 1,000 followers: `npm run bench:server`). Woken at most once per window, a follower takes
+ * At 2,000 stream events a second, waking every follower for every event costs a stream
+ * read and a socket write per event per follower (~2 million a second for 1,000
+ * followers: `npm run bench:server`). Woken at most once per window, a follower takes
  * everything that arrived meanwhile as one batch and the handler writes it as one chunk.
  *
  * 1. Leading edge: an event after a quiet window wakes its followers at once (on the next
  *    microtask, so that one store call's events go out together).
  * 2. Trailing edge: events within a window of the last wake-up wait for the window's end;
  *    the delay an event sees is at most the window plus the time the wake-up takes.
- *    The window is `windowMs`, or with `'auto'` 0.02 ms per follower the last wake-up
- *    reached, at most 20 ms: one follower is written to at every write (as unpaced), 100
- *    followers every 2 ms, 1,000 every 20 ms — the wake-ups then take about as long as
- *    the pauses between them, whatever the number of followers.
- * 3. The window counts from the end of a wake-up's work (the writes it caused, measured by
- *    a timer after them), not its start: when waking 1,000 followers takes longer than the
- *    window (a loaded machine), events still wait and go out together instead of each
- *    one waking everyone at once.
- * 4. Only when to wake is paced: events wait in each follower's queue in order, ends and
- *    errors are not delayed, and a follower that is busy writing takes what waits at once.
+ * 3. The window counts from the end of a wake-up's work: from when the host runs a timer
+ *    after it, so that the socket writes it caused (which Node sends after the current
+ *    task) are counted. When waking 1,000 followers takes longer than expected (a loaded
+ *    machine), events still wait and go out together instead of each waking everyone.
+ * 4. `'auto'` adapts to the machine: the window equals the time a wake-up takes (the
+ *    shortest of the last five, each from its start to the timer after it), so the
+ *    fan-out keeps about half of a core busy at most, whatever the number of followers
+ *    and the speed of the machine, and an event waits about two wake-ups at most (at
+ *    1,000 followers on the 2-core bench machine: ~15 ms wake-ups, ~15 ms windows).
+ *    Wake-ups of at most 2 ms (tens of followers) get no window: they are written to at
+ *    every event, as unpaced. The window is at most 100 ms.
+ * 5. Only when to wake is paced: events wait in each follower's queue in order, and ends
+ *    and errors are not delayed.
  */
 export class FanOutPacer {
   readonly windowMs: FanOutMs;
+  readonly #clock: PacerClock;
   #due = new Set<Wakeable>();
-  #woken = 0;
+  /** How long the last few wake-ups took, most recent last (`'auto'`). */
+  readonly #took: number[] = [];
+  #started = 0;
   #last = Number.NEGATIVE_INFINITY;
   #armed = false;
-  #timer: ReturnType<typeof setTimeout> | undefined;
+  #timer: unknown;
+  #wakeUps = 0;
   readonly #flush = () => {
     this.#timer = undefined;
     const due = this.#due;
@@ -49,30 +79,41 @@ export class FanOutPacer {
       return;
     }
     this.#due = new Set();
-    this.#woken = due.size;
+    this.#wakeUps++;
+    this.#started = this.#clock.now();
     for (const follower of due) follower.wakeNow();
     // Still armed: the window starts once the work of this wake-up is done.
-    this.#timer = setTimeout(this.#rested, 0);
+    this.#timer = this.#clock.setTimeout(this.#rested, 0);
   };
   readonly #rested = () => {
-    this.#last = Date.now();
+    this.#last = this.#clock.now();
+    this.#took.push(this.#last - this.#started);
+    if (this.#took.length > autoRecent) this.#took.shift();
     this.#timer = undefined;
     this.#armed = false;
     if (this.#due.size > 0) {
       this.#armed = true;
-      const wait = this.#window();
+      const wait = this.window;
       if (wait <= 0) queueMicrotask(this.#flush);
-      else this.#timer = setTimeout(this.#flush, wait);
+      else this.#timer = this.#clock.setTimeout(this.#flush, wait);
     }
   };
 
-  constructor(windowMs: FanOutMs) {
+  constructor(windowMs: FanOutMs, clock: PacerClock = hostClock) {
     this.windowMs = windowMs;
+    this.#clock = clock;
   }
 
-  #window(): number {
+  /** The window now, in ms: the fixed one, or what `'auto'` makes of the recent wake-ups. */
+  get window(): number {
     if (this.windowMs !== 'auto') return this.windowMs;
-    return Math.min(autoMaxMs, this.#woken * autoMsPerFollower);
+    const took = this.#took.length === 0 ? 0 : Math.min(...this.#took);
+    return took <= autoFloorMs ? 0 : Math.min(autoMaxMs, took * autoRatio);
+  }
+
+  /** How many times followers were woken (all due ones together counting once). */
+  get wakeUps(): number {
+    return this.#wakeUps;
   }
 
   /** Wakes `follower` with the others at the next allowed time. */
@@ -80,9 +121,9 @@ export class FanOutPacer {
     this.#due.add(follower);
     if (this.#armed) return;
     this.#armed = true;
-    const wait = this.#last + this.#window() - Date.now();
+    const wait = this.#last + this.window - this.#clock.now();
     if (wait <= 0) queueMicrotask(this.#flush);
-    else this.#timer = setTimeout(this.#flush, wait);
+    else this.#timer = this.#clock.setTimeout(this.#flush, wait);
   }
 
   /** Drops a follower that ended before its wake-up. */
@@ -92,7 +133,7 @@ export class FanOutPacer {
 
   /** Wakes everything due now (the store is closing). */
   stop(): void {
-    clearTimeout(this.#timer);
+    this.#clock.clearTimeout(this.#timer);
     this.#timer = undefined;
     this.#armed = false;
     const due = this.#due;

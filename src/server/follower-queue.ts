@@ -1,10 +1,14 @@
 import type { CallfoldEvent } from '../events/types.js';
 import type { FanOutPacer, Wakeable } from './fan-out-pacer.js';
 import type { AbortSignalLike, BatchedFollow } from './session-store.js';
+import type { FeedReader, SharedFeed } from './shared-feed.js';
 
 /** What `FollowerQueue.listen` hands batches to. */
 export interface FollowerListener {
-  /** Everything that was ready, in order; the array is the listener's. */
+  /**
+   * Everything that was ready, in order. The array may be shared with the store's other
+   * followers (`SharedFeed`): read it, do not change it.
+   */
   batch(events: readonly CallfoldEvent[]): void;
   /** The follow ended: normally, or with the store's error. Called once, not after `cancel`. */
   end(error?: unknown): void;
@@ -24,8 +28,10 @@ export interface FollowerListener {
  * With a `pacer`, a waiting consumer is woken when the pacer says (at most once per its
  * window, with the store's other followers), not at every push; an end wakes it at once.
  */
-export class FollowerQueue implements BatchedFollow, Wakeable {
+export class FollowerQueue implements BatchedFollow, Wakeable, FeedReader {
   #items: CallfoldEvent[] = [];
+  #feed: SharedFeed | undefined;
+  #cursor = 0;
   #wake: (() => void) | undefined;
   #listener: FollowerListener | undefined;
   #ended = false;
@@ -61,7 +67,22 @@ export class FollowerQueue implements BatchedFollow, Wakeable {
 
   /** How many events wait to be taken. */
   get size(): number {
-    return this.#items.length;
+    return this.#items.length + (this.#feed ? this.#feed.end - this.#cursor : 0);
+  }
+
+  /** Where this queue has read `feed` up to (`FeedReader`). */
+  get cursor(): number {
+    return this.#cursor;
+  }
+
+  /**
+   * Reads `feed` from its current end on: what the store appends there comes after what
+   * was pushed to this queue. The store adds the queue to the feed's readers and removes
+   * it in `onClose`.
+   */
+  read(feed: SharedFeed): void {
+    this.#feed = feed;
+    this.#cursor = feed.end;
   }
 
   push(event: CallfoldEvent): void {
@@ -77,9 +98,18 @@ export class FollowerQueue implements BatchedFollow, Wakeable {
   }
 
   /** Removes and returns what waits (the store re-orders a new follower's first events). */
-  takeAll(): CallfoldEvent[] {
+  takeAll(): readonly CallfoldEvent[] {
     const items = this.#items;
+    const feed = this.#feed;
+    if (!feed || feed.end === this.#cursor) {
+      this.#items = [];
+      return items;
+    }
+    const fed = feed.slice(this.#cursor);
+    this.#cursor = feed.end;
+    if (items.length === 0) return fed;
     this.#items = [];
+    for (const event of fed) items.push(event);
     return items;
   }
 
@@ -113,7 +143,7 @@ export class FollowerQueue implements BatchedFollow, Wakeable {
       wake?.();
       return;
     }
-    if (this.#items.length > 0 && !this.#closed) listener.batch(this.takeAll());
+    if (this.size > 0 && !this.#closed) listener.batch(this.takeAll());
     if (this.#ended && !this.#closed) {
       const error = this.#error;
       this.#close();
@@ -126,6 +156,7 @@ export class FollowerQueue implements BatchedFollow, Wakeable {
     this.#closed = true;
     this.#ended = true;
     this.#items = [];
+    this.#feed = undefined;
     this.#pacer?.cancel(this);
     this.#signal?.removeEventListener('abort', this.#abort);
     this.#onClose();
@@ -155,12 +186,12 @@ export class FollowerQueue implements BatchedFollow, Wakeable {
   batches(): AsyncIterator<readonly CallfoldEvent[]> {
     const next = async (): Promise<IteratorResult<readonly CallfoldEvent[]>> => {
       await this.#started();
-      while (this.#items.length === 0 && !this.#ended) {
+      while (this.size === 0 && !this.#ended) {
         await new Promise<void>((resolve) => {
           this.#wake = resolve;
         });
       }
-      if (this.#items.length > 0 && !this.#closed) {
+      if (this.size > 0 && !this.#closed) {
         return { done: false, value: this.takeAll() };
       }
       const error = this.#error;

@@ -11,12 +11,12 @@ import { sessionHandler } from '../../src/server/session-handler.js';
 import { describe, it } from '../harness.js';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-const delta = (k: number): StreamEvent => ({
+const delta = (k: number, padding = 0): StreamEvent => ({
   type: 'stream/tool-call-delta',
   attemptId: 'a',
   block: 0,
   callId: 'a:0',
-  args: `<${String(k).padStart(4, '0')}>`,
+  args: `<${String(k).padStart(4, '0')}>${' '.repeat(padding)}`,
 });
 
 /** A follower reading the SSE body: every chunk kept as it was read. */
@@ -42,7 +42,7 @@ function reader(body: ReadableStream<Uint8Array>, messages: number) {
 }
 
 /** `writes` live writes, each its own store call with a macrotask between: one burst. */
-async function burst(fanOutMs: number | 'auto', followers: number, writes: number) {
+async function burst(fanOutMs: number | 'auto', followers: number, writes: number, padding = 0) {
   const store = memoryStore({ fanOutMs });
   const handler = sessionHandler(store, { sessionId: () => 's', authorize: () => true });
   const readers = [];
@@ -54,7 +54,7 @@ async function burst(fanOutMs: number | 'auto', followers: number, writes: numbe
   }
   await sleep(20); // every follow registered
   for (let k = 0; k < writes; k++) {
-    await store.live('s', [delta(k)]);
+    await store.live('s', [delta(k, padding)]);
     await sleep(0);
   }
   await Promise.all(readers.map((r) => r.done));
@@ -90,6 +90,14 @@ describe('fan-out pacing (fanOutMs)', () => {
     for (const r of others) expect(r.chunks.at(-1)).to.equal(last);
   });
 
+  it('followers woken together share the bytes of a batch over 64 KiB, a fan-out catching up (failed before: each follower joined its own copy)', async () => {
+    const writes = 30;
+    const [first, ...others] = await burst(1000, 4, writes, 4096);
+    const last = (first?.chunks ?? []).at(-1);
+    expect(last?.byteLength ?? 0).to.be.above(64 * 1024);
+    for (const r of others) expect(r.chunks.at(-1)).to.equal(last);
+  });
+
   it('an event after a quiet window goes out at once, ahead of the window (leading edge)', async () => {
     const store = memoryStore({ fanOutMs: 60_000 });
     const handler = sessionHandler(store, { sessionId: () => 's', authorize: () => true });
@@ -112,12 +120,14 @@ describe('fan-out pacing (fanOutMs)', () => {
     expect(only?.chunks.length).to.be.above(writes / 2);
   });
 
-  it("'auto' paces a thousand followers: each reads a burst of 60 writes as far fewer chunks (negative control: fanOutMs 0)", async () => {
+  // How much fewer depends on how long waking 1,000 followers takes on the machine (the
+  // window follows it): fan-out-pacer.test.ts checks the rule itself on a driven clock.
+  it("'auto' paces a thousand followers: each reads a burst of 60 writes as fewer chunks (negative control: fanOutMs 0)", async () => {
     const writes = 60;
     const paced = await burst('auto', 1000, writes);
     const chunks = paced.map((r) => r.chunks.length).sort((a, b) => a - b);
     expect(inOrder(paced[999]?.text() ?? '', writes)).to.equal(true);
-    expect(chunks[500], 'median chunks per follower').to.be.below(writes / 3);
+    expect(chunks[500], 'median chunks per follower').to.be.below(writes / 2);
     const unpaced = await burst(0, 1000, writes);
     const control = unpaced.map((r) => r.chunks.length).sort((a, b) => a - b);
     expect(control[500]).to.be.above(writes / 2);
