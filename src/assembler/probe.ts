@@ -22,4 +22,6 @@ export const assemblerProbe = {
   validated: 0,
   /** Microtasks queued by the clock of `push` to forget its reading at the end of the task. */
   clockTasks: 0,
+  /** Continuations an adapter wrote to `assemble()`'s direct path (none while it holds a run). */
+  continuations: 0,
 };

@@ -15,6 +15,12 @@ export interface StreamedBlock {
   delta(fragment: string): TextDeltaEvent | ToolCallDeltaEvent;
   /** The text appended since the last cut, as one string the block keeps too (never copy it). */
   cut(): string;
+  /**
+   * Set by a sink that holds a run of this block (it clears it when it cuts the run): while
+   * it is set, the source appends each fragment and writes no continuation for it. The
+   * fragments are continuations all the same, taken by the sink's next cut (see `EventSink`).
+   */
+  held: boolean;
 }
 
 /**
@@ -31,6 +37,8 @@ export interface StreamedBlock {
  *    the block itself when it writes text of that block with `next` (a call's first delta),
  *    so that text is never taken twice. A sink that takes a continuation's text by cutting
  *    must cut for every continuation of that block it folds.
+ *    While a sink has set `block.held`, the source writes no continuation of that block:
+ *    it only appends the fragments, which the sink takes with its next cut.
  * 3. `joinedEnd(event)` is a `stream/block-end` whose `text` is exactly the text of every
  *    delta the source wrote for that block (through `next` and `continuation`), joined in
  *    order: a sink that folded all of them may trust that without comparing.

@@ -182,7 +182,7 @@ export class Attempt {
     state.parts.push(delta);
     if (delta.length === 0) return;
     state.shown = true;
-    this.#sink.continuation(state.stream, delta);
+    this.#continue(state.stream, delta);
   }
 
   /**
@@ -199,7 +199,7 @@ export class Attempt {
     }
     if (shown.final === undefined && args.length > 0) {
       shown.parts.push(args);
-      this.#sink.continuation(shown.stream as ToolBlockStream, args);
+      this.#continue(shown.stream as ToolBlockStream, args);
     }
   }
 
@@ -211,7 +211,7 @@ export class Attempt {
       // A shown call's next fragment: only its text counts.
       if (shown.final === undefined && part.args.length > 0) {
         shown.parts.push(part.args);
-        this.#sink.continuation(shown.stream as ToolBlockStream, part.args);
+        this.#continue(shown.stream as ToolBlockStream, part.args);
       }
       return;
     }
@@ -236,7 +236,7 @@ export class Attempt {
     }
     if (args.length > 0) state.parts.push(args);
     if (state.callId !== undefined) {
-      if (args.length > 0) this.#sink.continuation(state.stream as ToolBlockStream, args);
+      if (args.length > 0) this.#continue(state.stream as ToolBlockStream, args);
       return;
     }
     if (state.name === undefined && nonEmpty(part.name)) state.name = part.name;
@@ -401,6 +401,11 @@ export class Attempt {
     if (!this.live) return;
     this.#state = 'aborted';
     this.#emit({ type: 'stream/settle', attemptId: this.attemptId });
+  }
+
+  /** A fragment just appended to `stream`'s text: a continuation, unless a sink holds its run. */
+  #continue(stream: TextBlockStream | ToolBlockStream, fragment: string): void {
+    if (!stream.held) this.#sink.continuation(stream, fragment);
   }
 
   #show(state: ToolBlockState): void {

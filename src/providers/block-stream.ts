@@ -9,6 +9,7 @@ import type { CallShape } from './session.js';
  * block's text, which the Attempt keeps for the call's full text.
  */
 export class ToolBlockStream implements StreamedBlock {
+  held = false;
   readonly #parts: TextBuffer;
   readonly #attemptId: string;
   readonly #block: number;
@@ -57,6 +58,7 @@ export class ToolBlockStream implements StreamedBlock {
 
 /** A text or reasoning block as an `Attempt` streams it: see `ToolBlockStream`. */
 export class TextBlockStream implements StreamedBlock {
+  held = false;
   readonly #parts: TextBuffer;
   readonly #attemptId: string;
   readonly #block: number;

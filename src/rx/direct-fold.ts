@@ -17,12 +17,13 @@ import { DEV_MODE } from '../internal/dev-mode.js';
  *    `text` is new.
  * 2. The clock is read at most once per provider chunk, when the chunk first folds something:
  *    the events of one chunk arrived together and share that time.
- * 3. Consecutive continuations of one block are a run: nothing is done per continuation;
- *    the run is folded as one delta whose `args` (or `text`) is the block's text cut since
- *    the run began (`StreamedBlock.cut`, the block's own string, not a copy), stamped with
- *    the time of its first chunk: before any other event is folded, and before every
- *    publication (`drain`). A reader may join fragments received between two reads anyway;
- *    only the number of deltas the Definitions see differs, never an answer, a node or a time.
+ * 3. Consecutive continuations of one block are a run: nothing is done per continuation
+ *    (the source writes none while the run is held: `StreamedBlock.held`). The run is
+ *    folded as one delta whose `args` (or `text`) is the block's text cut since the run
+ *    began (`StreamedBlock.cut`, the block's own string, not a copy), stamped with the time
+ *    of its first chunk: before any other event is folded, and before every publication
+ *    (`drain`). A reader may join fragments received between two reads anyway; only the
+ *    number of deltas the Definitions see differs, never an answer, a node or a time.
  * 4. A block end the source vouches for (`EventSink.joinedEnd`) is marked for the Tool
  *    Definition (`vouchJoined`) once validated: every delta of its block was folded here.
  */
@@ -71,6 +72,7 @@ export class DirectFold<Node, Published> {
    * malformed one throws an EventError, its text cut and dropped.
    */
   continuation(block: StreamedBlock, fragment: string): void {
+    if (DEV_MODE) assemblerProbe.continuations++;
     if (block === this.#run) return;
     this.drain();
     if (!this.#valid.has(block)) {
@@ -80,6 +82,8 @@ export class DirectFold<Node, Published> {
       return;
     }
     if (fragment === '') return;
+    // Until the run is cut, the source writes no more continuations of it: see `held`.
+    block.held = true;
     this.#run = block;
     this.#runAt = this.#time();
   }
@@ -89,6 +93,7 @@ export class DirectFold<Node, Published> {
     const run = this.#run;
     if (run === undefined) return;
     this.#run = undefined;
+    run.held = false;
     pushChecked(this.#assembler, run.delta(run.cut()), this.#runAt);
   }
 

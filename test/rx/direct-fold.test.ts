@@ -83,6 +83,7 @@ const passOn: OperatorFunction<CallfoldEvent, CallfoldEvent> = map((event) => ev
 interface Work {
   readonly received: number;
   readonly validated: number;
+  readonly continuations: number;
   readonly clockTasks: number;
   readonly clockReads: number;
   readonly conversation: Conversation;
@@ -100,6 +101,7 @@ async function work(
   return {
     received: assemblerProbe.received - before.received,
     validated: assemblerProbe.validated - before.validated,
+    continuations: assemblerProbe.continuations - before.continuations,
     clockTasks: assemblerProbe.clockTasks - before.clockTasks,
     clockReads,
     conversation,
@@ -129,7 +131,7 @@ function seen(conversation: Conversation): unknown {
 }
 
 describe('assemble() over an adapter (the direct path)', () => {
-  it('folds a long call as a few runs: validation, clock and folded events do not grow with its deltas (negative control: an operator between them folds every delta)', async () => {
+  it('folds a long call as a few runs: validation, clock, continuations written and folded events do not grow with its deltas (negative control: an operator between them folds every delta)', async () => {
     const deltas = 2_000;
     const chunks = anthropicChunks(writeFragments(deltas));
     const direct = await work(
@@ -144,6 +146,8 @@ describe('assemble() over an adapter (the direct path)', () => {
 
     // The direct path: the first delta, the run of the others, the block end, the records.
     expect(direct.received).to.be.below(10);
+    // The adapter writes a run's first continuation only: the others it appends (`held`).
+    expect(direct.continuations).to.be.below(10);
     expect(direct.validated).to.be.below(10);
     expect(direct.clockReads).to.be.below(10);
     expect(direct.clockTasks).to.equal(0);
