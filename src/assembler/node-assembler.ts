@@ -1,7 +1,7 @@
 import { type CallfoldEvent, isStreamEvent, type SessionEvent } from '../events/types.js';
 import { EventError, parseEvent } from '../events/validate.js';
 import { DEV_MODE } from '../internal/dev-mode.js';
-import { replaceFront } from '../internal/replace-front.js';
+import { FrontList } from '../internal/front-list.js';
 import { Context } from './context.js';
 import type { Definition } from './definition.js';
 import { compareMatches, type Emit, type Location, type Match, type Role } from './match.js';
@@ -20,6 +20,14 @@ export let pushChecked: <Node, Published>(
   event: CallfoldEvent,
   at: number,
 ) => void;
+
+/**
+ * Compose steps of this package that read their `nodes` only through `length` and `at(i)`
+ * (the groups Builder's `build`): a NodeAssembler hands them its own list of nodes, which
+ * grows at the front without moving (`FrontList`), where any other compose step gets an
+ * array (made again after each change at the front). Internal: not re-exported.
+ */
+export const composeTakesList = new WeakSet<object>();
 
 /** How a NodeAssembler folds and what it publishes; `now` and `onError` as in `AssemblerOptions`. */
 export interface NodeAssemblerOptions<Node, Published> {
@@ -123,7 +131,7 @@ export class NodeAssembler<Node, Published> {
    * live end (pushed) or before everything published (`#front`, an older history page:
    * merged at the next publication); any other opening or move is a sort at the next one.
    */
-  #order: Context<unknown, Node>[] = [];
+  #order = new FrontList<Context<unknown, Node>>();
   #orderValid = true;
   /** Contexts opened, or moved, before `#frontLimit` since the last publication. */
   #front: Context<unknown, Node>[] = [];
@@ -136,7 +144,14 @@ export class NodeAssembler<Node, Published> {
    * `slotEpoch` is `#epoch`: nodes added at the front take slots below the base, so that
    * no other Context is renumbered.
    */
-  #nodes: Node[] = [];
+  #nodes = new FrontList<Node>();
+  /**
+   * `#nodes` as an array, for a compose step that takes one (not `composeTakesList`): made
+   * at a publication after a change at the front, kept in step while nodes are replaced.
+   */
+  #nodeArray: Node[] | undefined;
+  /** Whether `#compose` reads its nodes as a `FrontList` (see `composeTakesList`). */
+  readonly #composeTakesList: boolean;
   #nodeBase = 0;
   #epoch = 1;
   /** What `#compose` last returned; `#hasPublished` tells it from a first publication. */
@@ -150,6 +165,7 @@ export class NodeAssembler<Node, Published> {
     this.#definitions = [...options.definitions];
     this.#now = options.now ?? Date.now;
     this.#compose = options.compose;
+    this.#composeTakesList = composeTakesList.has(options.compose);
     this.#onError =
       options.onError ??
       ((error, definition, key) => console.warn(`callfold: ${definition} "${key}":`, error));
@@ -229,8 +245,10 @@ export class NodeAssembler<Node, Published> {
     }
     if (merged) for (const context of merged.prefix) context.front = false;
     const published =
-      changes !== undefined ? this.#compose(this.#nodes, changes) : this.#compose(this.#relist());
-    this.#frontLimit = this.#order[0]?.opened;
+      changes !== undefined
+        ? this.#compose(this.#nodeList(), changes)
+        : this.#compose(this.#relist());
+    this.#frontLimit = this.#order.length > 0 ? this.#order.at(0).opened : undefined;
     this.#published = published;
     this.#hasPublished = true;
     return published;
@@ -247,8 +265,9 @@ export class NodeAssembler<Node, Published> {
     let moved = 0;
     for (const context of front) if (context.ordered) moved++;
     let removed = 0;
-    while (moved > 0) if ((order[removed++] as Context<unknown, Node>).front) moved--;
-    const old = order.slice(0, removed);
+    while (moved > 0) if (order.at(removed++).front) moved--;
+    const old: Context<unknown, Node>[] = [];
+    for (let i = 0; i < removed; i++) old.push(order.at(i));
     const prefix = front;
     for (const context of old) {
       if (context.front) continue;
@@ -258,7 +277,7 @@ export class NodeAssembler<Node, Published> {
     if (DEV_MODE) assemblerProbe.ordered += prefix.length;
     prefix.sort(this.#compareOpened);
     for (const context of prefix) context.ordered = true;
-    replaceFront(order, removed, prefix);
+    order.replaceFront(removed, prefix);
     return { prefix, old };
   }
 
@@ -286,18 +305,21 @@ export class NodeAssembler<Node, Published> {
       if (context.front) continue;
       const had = context.slotEpoch === epoch;
       if (had !== (context.node !== undefined)) return undefined;
-      if (had && nodes[context.slot - base] !== context.node) {
+      if (had && nodes.at(context.slot - base) !== context.node) {
         at.push(context.slot - base);
         by.push(context.node as Node);
       }
     }
     const shift = added.length - removed;
+    const array = this.#nodeArray;
     const replaced = at.map((i, k) => {
-      nodes[i] = by[k] as Node;
+      nodes.set(i, by[k] as Node);
+      if (array) array[i] = by[k] as Node;
       return i + shift;
     });
     if (merged) {
-      replaceFront(nodes, removed, added);
+      nodes.replaceFront(removed, added);
+      if (removed > 0 || added.length > 0) this.#nodeArray = undefined;
       const start = base - shift;
       let slot = start;
       for (const context of merged.prefix) {
@@ -317,16 +339,26 @@ export class NodeAssembler<Node, Published> {
   #relist(): Node[] {
     const epoch = ++this.#epoch;
     const nodes: Node[] = [];
-    if (DEV_MODE) assemblerProbe.listed += this.#order.length;
-    for (const context of this.#order) {
+    const order = this.#order;
+    if (DEV_MODE) assemblerProbe.listed += order.length;
+    for (let i = 0; i < order.length; i++) {
+      const context = order.at(i);
       if (context.node === undefined) continue;
       context.slot = nodes.length;
       context.slotEpoch = epoch;
       nodes.push(context.node);
     }
-    this.#nodes = nodes;
+    this.#nodes = new FrontList(nodes.slice());
+    this.#nodeArray = nodes;
     this.#nodeBase = 0;
     return nodes;
+  }
+
+  /** The nodes for `#compose` after `#changes`: the list itself, or an array of it. */
+  #nodeList(): Node[] {
+    if (this.#composeTakesList) return this.#nodes as unknown as Node[];
+    this.#nodeArray ??= this.#nodes.toArray();
+    return this.#nodeArray;
   }
 
   readonly #compareOpened = (a: Context<unknown, Node>, b: Context<unknown, Node>): number =>
@@ -441,7 +473,7 @@ export class NodeAssembler<Node, Published> {
       }
       return;
     }
-    const last = this.#order[this.#order.length - 1];
+    const last = this.#order.last();
     if (
       !context.ordered &&
       !context.front &&
@@ -513,7 +545,7 @@ export class NodeAssembler<Node, Published> {
     }
     if (DEV_MODE) assemblerProbe.ordered += order.length;
     order.sort(this.#compareOpened);
-    this.#order = order;
+    this.#order = new FrontList(order);
     this.#orderValid = true;
   }
 }

@@ -1,5 +1,10 @@
 import type { Definition } from '../assembler/definition.js';
-import { NodeAssembler, type NodeAssemblerOptions } from '../assembler/node-assembler.js';
+import {
+  composeTakesList,
+  NodeAssembler,
+  type NodeAssemblerOptions,
+  type NodeChanges,
+} from '../assembler/node-assembler.js';
 import { type AssistantNode, assistantDefinition } from '../definitions/assistant-definition.js';
 import { toolDefinition } from '../definitions/tool-definition.js';
 import { Builder, type BuilderOptions, type KindedNode } from '../groups/builder.js';
@@ -58,9 +63,14 @@ export class Assembler<Extra extends KindedNode = never> extends NodeAssembler<
   /** Throws a RangeError when `options.groups.categories` maps a name to an unknown category. */
   constructor(options: AssemblerOptions<Extra> = {}) {
     const builder = new Builder<AssistantNode | Extra>(options.groups);
+    const compose = (
+      nodes: readonly ConversationNode<Extra>[],
+      changes?: NodeChanges,
+    ): Conversation<Extra> => builder.build(nodes, changes);
+    composeTakesList.add(compose);
     super({
       definitions: options.definitions ?? defaultDefinitions,
-      compose: (nodes, changes): Conversation<Extra> => builder.build(nodes, changes),
+      compose,
       ...(options.now && { now: options.now }),
       ...(options.onError && { onError: options.onError }),
     });

@@ -134,9 +134,10 @@ export class Builder<Item extends KindedNode = AssistantNode> {
   /**
    * Groups `nodes` (log order). `changes`, when given, says how `nodes` differs from the list
    * of the last call (see `ListChanges`): the Grouping is then patched in O(added + replaced +
-   * their groups' sizes + log tools), plus a copy of the items array, instead of rebuilt.
-   * Without it (or when the patch does not apply) every node is visited. `nodes` is only read
-   * during the call.
+   * their groups' sizes + log tools + items / 256) instead of rebuilt. Without it (or when
+   * the patch does not apply) every node is visited. `nodes` is only read during the call,
+   * through `length` and `at()` (so the default composition can hand it the NodeAssembler's
+   * own list: `composeTakesList`).
    */
   build(nodes: readonly (Item | ToolNode)[], changes?: ListChanges): Grouping<Item> {
     if (changes !== undefined) {
@@ -189,7 +190,7 @@ export class Builder<Item extends KindedNode = AssistantNode> {
       run = [];
     };
     for (let i = 0; i < end; i++) {
-      const node = nodes[i] as Item | ToolNode;
+      const node = nodes.at(i) as Item | ToolNode;
       if (isTool(node)) {
         if (run.length === 0) runStart = i;
         run.push(node);
@@ -282,7 +283,7 @@ export class Builder<Item extends KindedNode = AssistantNode> {
     const groups = new Set<number>();
     for (const i of replaced) {
       if (i < front) continue;
-      const node = nodes[i] as Item | ToolNode;
+      const node = nodes.at(i) as Item | ToolNode;
       const at = itemOf.at(i) - itemBase;
       const before = mirror.at(at);
       if (DEV_MODE) groupProbe.composed++;
@@ -306,7 +307,9 @@ export class Builder<Item extends KindedNode = AssistantNode> {
       const before = mirror.at(at) as GroupNode;
       const size = before.tools.length;
       if (DEV_MODE) groupProbe.composed += size;
-      const group = this.#group(nodes.slice(first, first + size) as ToolNode[]);
+      const run: ToolNode[] = [];
+      for (let k = first; k < first + size; k++) run.push(nodes.at(k) as ToolNode);
+      const group = this.#group(run);
       this.#groups.set(group.id, group);
       if (group !== before) {
         mirror.set(at, group);

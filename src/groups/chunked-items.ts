@@ -18,7 +18,8 @@ export class ItemsSnapshot<T> implements KeptRecord {
   readonly length: number;
   /** What `array()` keeps of earlier publications' arrays (see `recordKeptEnds`). */
   readonly kept: readonly Kept[];
-  readonly #chunks: readonly (readonly T[])[];
+  /** Dropped once the array is made. */
+  #chunks: readonly (readonly T[])[];
   /** Position in `#chunks[0]` of the first item. */
   readonly #offset: number;
   #array: readonly T[] | undefined;
@@ -68,10 +69,26 @@ export class ItemsSnapshot<T> implements KeptRecord {
   array(): readonly T[] {
     this.#read = true;
     if (this.#array) return this.#array;
-    const array: T[] = [];
-    for (let i = 0; i < this.length; i++) array.push(this.at(i));
+    // Whole chunks and the ends of the first and last: slices and one concat, which copy
+    // them in bulk.
+    const chunks = this.#chunks;
+    const end = this.#offset + this.length;
+    let array: T[];
+    if (chunks.length === 1) {
+      array = (chunks[0] as readonly T[]).slice(this.#offset, end);
+    } else {
+      const parts: (readonly T[])[] = [];
+      for (let k = 0; k < chunks.length; k++) {
+        const chunk = chunks[k] as readonly T[];
+        const from = k === 0 ? this.#offset : 0;
+        const to = Math.min(CHUNK, end - (k << SHIFT));
+        parts.push(from === 0 && to === chunk.length ? chunk : chunk.slice(from, to));
+      }
+      array = ([] as T[]).concat(...parts);
+    }
     if (DEV_MODE) internalProbe.moved += this.length;
     this.#array = Object.freeze(array);
+    this.#chunks = [];
     recordKeptEnds(this.#array, this);
     return this.#array;
   }
@@ -129,22 +146,22 @@ export class ChunkedItems<T> {
    * next change then copies nothing).
    */
   snapshot(kept: readonly Kept[]): ItemsSnapshot<T> {
-    if (this.#length <= CHUNK) {
-      const array: T[] = [];
-      for (let i = 0; i < this.#length; i++) array.push(this.at(i));
-      if (DEV_MODE) internalProbe.moved += this.#length;
-      return ItemsSnapshot.of(array, kept);
-    }
+    if (this.#length === 0) return ItemsSnapshot.of([], kept);
     const from = (this.#start >> SHIFT) - this.#firstChunk;
     const to = ((this.#start + this.#length - 1) >> SHIFT) - this.#firstChunk + 1;
-    for (let k = from; k < to; k++) this.#shared[k] = true;
     if (DEV_MODE) internalProbe.moved += to - from;
-    return new ItemsSnapshot<T>(
+    const snapshot = new ItemsSnapshot<T>(
       this.#chunks.slice(from, to),
       this.#start & MASK,
       this.#length,
       kept,
     );
+    if (this.#length <= CHUNK) {
+      snapshot.array();
+      return snapshot;
+    }
+    for (let k = from; k < to; k++) this.#shared[k] = true;
+    return snapshot;
   }
 
   /** Chunk `k`, made or copied so that no snapshot holds it. */

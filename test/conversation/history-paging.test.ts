@@ -29,6 +29,22 @@ type Publisher = {
   publish(): Conversation;
 };
 
+/**
+ * The default composition through a compose step of the caller's own: handed an array of
+ * the nodes (kept in step by the NodeAssembler), not its internal list.
+ */
+function composingArrays(): Publisher {
+  const builder = new Builder<AssistantNode>();
+  return new NodeAssembler<ConversationNode, Conversation>({
+    definitions: defaultDefinitions,
+    compose: (nodes, changes) => {
+      expect(Array.isArray(nodes)).to.equal(true);
+      return builder.build(nodes, changes);
+    },
+    now: () => NOW,
+  });
+}
+
 /** The default composition, with a compose step that ignores the changes it is told. */
 function rebuilding(): Publisher {
   const builder = new Builder<AssistantNode>();
@@ -232,7 +248,7 @@ describe('history paging: a page with its publication costs what the page adds',
     }
   });
 
-  it('a call streaming at the live end while older pages load: each publication equals a full rebuild', () => {
+  it('a call streaming at the live end while older pages load: each publication equals a full rebuild, whether compose gets the internal list or arrays', () => {
     const log = sessionLog(20 * PAGE);
     const last = (log[log.length - 1] as SessionEvent).seq;
     const text = JSON.stringify({ file_path: '/src/live.ts', content: 'x'.repeat(4096) });
@@ -241,19 +257,40 @@ describe('history paging: a page with its publication costs what the page adds',
     const live = streamedWrite('live', 'w_live', fragments, text, last + 1);
     const paged = new Assembler({ now: () => NOW });
     const rebuilt = rebuilding();
+    const arrays = composingArrays();
+    let previous: Conversation[] = [];
+    const publishAll = () => {
+      const [p, r, q] = [paged.publish(), rebuilt.publish(), arrays.publish()];
+      for (const c of [p, r, q]) {
+        c.tools.get('w_live')?.args.stringLength('content', { step: 1 });
+      }
+      expect(projection(p)).to.equal(projection(r));
+      expect(projection(q)).to.equal(projection(r));
+      expect([...p.tools.keys()]).to.deep.equal([...r.tools.keys()]);
+      // A node replaced is new in each (equal content could hide a stale node).
+      const [pp, , pq] = previous;
+      if (pp && pq) {
+        const renewed = (now: Conversation, before: Conversation) =>
+          now.tools.get('w_live') !== before.tools.get('w_live');
+        expect(renewed(q, pq)).to.equal(renewed(p, pp));
+      }
+      previous = [p, r, q];
+    };
     const pages = newestFirst(log, PAGE);
     let delta = 0;
     for (const [k, page] of pages.entries()) {
-      for (const a of [paged, rebuilt]) {
-        a.prepend(page);
-        a.push(live.stream.slice(delta, delta + 16));
-        if (k === 12) a.push([...live.durable, live.settle]);
+      // Odd pages: two publications of deltas alone (nodes replaced), then one of the page
+      // (nodes added at the front); even pages: deltas and page in one publication.
+      for (const half of [0, 8]) {
+        for (const a of [paged, rebuilt, arrays]) {
+          a.push(live.stream.slice(delta + half, delta + half + 8));
+          if (k === 12 && half === 8) a.push([...live.durable, live.settle]);
+        }
+        if (k % 2 === 1) publishAll();
       }
       delta += 16;
-      const [p, r] = [paged.publish(), rebuilt.publish()];
-      for (const c of [p, r]) c.tools.get('w_live')?.args.stringLength('content', { step: 1024 });
-      expect(projection(p)).to.equal(projection(r));
-      expect([...p.tools.keys()]).to.deep.equal([...r.tools.keys()]);
+      for (const a of [paged, rebuilt, arrays]) a.prepend(page);
+      publishAll();
     }
     expect(paged.publish().tools.get('w_live')?.stage).to.equal('start');
   });
