@@ -74,8 +74,11 @@ export class ToolMap implements ReadonlyMap<string, ToolNode> {
         (segments[1] as ReadonlyMap<string, ToolNode>).size
     ) {
       const merged = new Map(segments[0] as Map<string, ToolNode>);
-      for (const [callId, tool] of segments[1] as ReadonlyMap<string, ToolNode>)
+      // forEach, not for-of: no [callId, tool] array per entry (a session paged in from the
+      // end copies each entry O(log tools) times).
+      (segments[1] as ReadonlyMap<string, ToolNode>).forEach((tool, callId) => {
         merged.set(callId, tool);
+      });
       if (DEV_MODE) groupProbe.toolEntries += merged.size;
       segments.splice(0, 2, merged);
     }
@@ -90,7 +93,7 @@ export class ToolMap implements ReadonlyMap<string, ToolNode> {
     while (skip > 0 && segments.length > 0) {
       const first = segments.shift() as ReadonlyMap<string, ToolNode>;
       const kept = new Map<string, ToolNode>();
-      for (const [callId, tool] of first) {
+      first.forEach((tool, callId) => {
         if (skip > 0) {
           skip--;
           if (overlay.has(callId)) {
@@ -99,7 +102,7 @@ export class ToolMap implements ReadonlyMap<string, ToolNode> {
             overlay = copy;
           }
         } else kept.set(callId, tool);
-      }
+      });
       if (DEV_MODE) groupProbe.toolEntries += kept.size;
       if (kept.size > 0) segments.unshift(kept);
     }
