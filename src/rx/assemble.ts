@@ -8,6 +8,7 @@ import {
 import { Assembler, type AssemblerOptions } from '../conversation/assembler.js';
 import type { Conversation } from '../conversation/conversation.js';
 import { directStart, type EventSink } from '../events/direct-events.js';
+import type { BlockEndEvent, CallfoldEvent } from '../events/types.js';
 import { EventError } from '../events/validate.js';
 import type { KindedNode } from '../groups/builder.js';
 import type { AssembleInput, AssemblerCommand } from './assembler-command.js';
@@ -138,20 +139,24 @@ export function assemble<Extra extends KindedNode = never>(
         // An adapter's events, folded as it builds them: see DirectFold.
         const direct = new DirectFold(assembler, options.now ?? Date.now);
         drain = () => direct.drain();
+        /** Folds one whole event; a failure goes to `reject` with that event. */
+        const folding =
+          <E>(fold: (event: E) => void) =>
+          (event: E) => {
+            if (!assembler) return;
+            try {
+              fold(event);
+            } catch (error) {
+              return reject(error, event);
+            }
+            schedule();
+          };
         const sink: EventSink = {
           get closed() {
             return assembler === null || subscriber.closed;
           },
           chunk: () => direct.chunk(),
-          next: (event) => {
-            if (!assembler) return;
-            try {
-              direct.event(event);
-            } catch (error) {
-              return reject(error, event);
-            }
-            schedule();
-          },
+          next: folding((event: CallfoldEvent) => direct.event(event)),
           continuation: (block, fragment) => {
             if (!assembler) return;
             try {
@@ -161,15 +166,7 @@ export function assemble<Extra extends KindedNode = never>(
             }
             schedule();
           },
-          joinedEnd: (event) => {
-            if (!assembler) return;
-            try {
-              direct.joinedEnd(event);
-            } catch (error) {
-              return reject(error, event);
-            }
-            schedule();
-          },
+          joinedEnd: folding((event: BlockEndEvent) => direct.joinedEnd(event)),
           error: (error) => {
             if (assembler) fail(error);
           },
