@@ -27,4 +27,28 @@ start.addEventListener('click', async () => {
   status.textContent = `Following ${sessionId}.`;
   timeline.source = followSession(`/sessions/${sessionId}/events`);
   start.disabled = false;
+  void watch(sessionId);
 });
+
+/**
+ * Asks the server how the run is doing until it ends, and says so in the status line: a
+ * run that failed (a wrong key, an endpoint down) ends its turn for the timeline, which
+ * cannot tell why; the reason comes from `GET /sessions/<id>/run`, shown as text.
+ */
+async function watch(sessionId: string): Promise<void> {
+  for (;;) {
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    const response = await fetch(`/sessions/${sessionId}/run`).catch(() => undefined);
+    if (!response) continue; // the server unreachable for now: ask again
+    const run = response.ok
+      ? ((await response.json()) as { state: string; error?: string })
+      : { state: 'unknown', error: `HTTP ${response.status}` };
+    if (run.state === 'running') continue;
+    if (!String(status.textContent).startsWith(`Following ${sessionId}`)) return; // a newer run
+    status.textContent =
+      run.state === 'done'
+        ? `${sessionId} is done.`
+        : `${sessionId} ${run.state === 'failed' ? 'failed' : 'state unknown'}: ${run.error ?? 'no reason given'}`;
+    return;
+  }
+}

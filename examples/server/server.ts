@@ -2,7 +2,8 @@
  * An agent server: `POST /sessions` starts an agent run (the demo's recorded model by
  * default, a live OpenAI-compatible endpoint when its environment variables are set) that
  * records everything into a `memoryStore`; `GET /sessions/<id>/events` serves it through
- * `sessionHandler` (SSE with Last-Event-ID, or history pages); `/` is a page that follows a
+ * `sessionHandler` (SSE with Last-Event-ID, or history pages); `GET /sessions/<id>/run` says
+ * whether the run is running, done or failed (and why); `/` is a page that follows a
  * run in `<tool-timeline>` with `followSession` (served by Vite in middleware mode, which
  * compiles the page's TypeScript).
  *
@@ -59,6 +60,20 @@ export interface AgentServer {
   close(): Promise<void>;
 }
 
+/** How a run is doing, as `GET /sessions/<id>/run` tells it. */
+export type RunState =
+  | { readonly state: 'running' | 'done' }
+  | { readonly state: 'failed'; readonly error: string };
+
+/** The longest failure message a run's state carries (a provider's error body can be long). */
+const failureLimit = 500;
+
+/** A run's failure as one line of text for the page (the page shows it as text, never HTML). */
+function failureText(error: unknown): string {
+  const text = (error instanceof Error ? error.message : String(error)).replace(/\s+/g, ' ');
+  return text.length > failureLimit ? `${text.slice(0, failureLimit - 1)}…` : text;
+}
+
 /** The repository: this file runs compiled, from .build-examples/examples/server/ (or .build/). */
 const repository = fileURLToPath(new URL('../../..', import.meta.url));
 const transcript = join(repository, 'examples/transcripts/demo-session.jsonl');
@@ -88,6 +103,26 @@ export async function startAgentServer(options: AgentServerOptions = {}): Promis
     const fromCookie = /(?:^|;\s*)callfold_example=([^;]+)/.exec(cookie ?? '')?.[1];
     const given = Buffer.from(fromCookie === undefined ? (header ?? '') : `Bearer ${fromCookie}`);
     return given.length === expected.length && timingSafeEqual(given, expected);
+  };
+  /** What `GET /sessions/<id>/run` answers: how each run ended, for the page's status line. */
+  const states = new Map<string, RunState>();
+  /**
+   * A run's state as JSON. The same authorization as its events, checked first: a request
+   * without the token gets 401 or 403 whether the session exists or not.
+   */
+  const runState = (req: IncomingMessage, res: ServerResponse, sessionId: string) => {
+    if (!authorized(req.headers.authorization, req.headers.cookie)) {
+      res.writeHead(req.headers.authorization || req.headers.cookie ? 403 : 401).end();
+      return;
+    }
+    const state = states.get(sessionId);
+    if (!state) {
+      res.writeHead(404).end();
+      return;
+    }
+    res
+      .writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store' })
+      .end(JSON.stringify(state));
   };
   const events = toNodeListener(
     sessionHandler(store, {
@@ -119,6 +154,8 @@ export async function startAgentServer(options: AgentServerOptions = {}): Promis
 
   const server: Server = createServer((req, res) => {
     const path = new URL(req.url ?? '/', 'http://localhost').pathname;
+    const run = /^\/sessions\/([^/]+)\/run$/.exec(path);
+    if (run && req.method === 'GET') return runState(req, res, run[1] as string);
     if (path.startsWith('/sessions/') && req.method === 'GET') return events(req, res);
     if (path === '/sessions' && req.method === 'POST') {
       // JSON only: a cross-site form cannot start runs without a CORS preflight.
@@ -133,7 +170,14 @@ export async function startAgentServer(options: AgentServerOptions = {}): Promis
         sandboxes.push(sandbox);
         await runAgent({ store, sessionId, model: await model(), sandbox, signal: stop.signal });
       })();
-      run.catch((error: unknown) => console.error(`run ${sessionId} failed:`, error));
+      states.set(sessionId, { state: 'running' });
+      run.then(
+        () => states.set(sessionId, { state: 'done' }),
+        (error: unknown) => {
+          console.error(`run ${sessionId} failed:`, error);
+          states.set(sessionId, { state: 'failed', error: failureText(error) });
+        },
+      );
       runs.set(sessionId, run);
       res.writeHead(201, { 'content-type': 'application/json' }).end(JSON.stringify({ sessionId }));
       return;

@@ -146,6 +146,8 @@ describe('examples/server: an agent server followed over HTTP', () => {
     for (const tool of notRun) expect(String(tool.result?.output)).to.match(/^Not run/);
     expect(history.filter((e) => e.type === 'turn/end')).to.have.length(2);
     expect(history.every(isDurableEvent)).to.equal(true);
+    const state = await fetch(`${server.url}sessions/${sessionId}/run`, { headers });
+    expect(await state.json()).to.deep.equal({ state: 'done' });
   });
 
   it('the sandbox refuses paths outside it, through .. or a symlink, and runs no other tool', async () => {
@@ -435,7 +437,7 @@ describe('examples/server with a live endpoint: a loopback OpenAI-compatible ser
     expect(example.exitCode, stderr).to.equal(0);
   });
 
-  it('a wrong key: the endpoint answers 401 to the request and its two retries, the run fails with the HTTP status, and the turn still ends for followers (failed before: they waited for turn/end forever)', {
+  it('a wrong key: the endpoint answers 401 to the request and its two retries, the run fails with the HTTP status (told by GET /sessions/<id>/run, to the token holder only), and the turn still ends for followers (failed before: they waited for turn/end forever)', {
     timeout: 30_000,
   }, async () => {
     const endpoint = await chatCompletionsEndpoint(key, recorded, closing);
@@ -469,6 +471,24 @@ describe('examples/server with a live endpoint: a loopback OpenAI-compatible ser
       );
       expect(String(failure)).to.match(/HTTP 401/);
       expect(endpoint.requests).to.have.length(3);
+      // The page's status line asks why: the run's state carries the failure as text.
+      const state = await fetch(`${server.url}sessions/${sessionId}/run`, { headers });
+      expect(state.status).to.equal(200);
+      const body = (await state.json()) as { state: string; error: string };
+      expect(body.state).to.equal('failed');
+      expect(body.error).to.match(/HTTP 401/);
+      expect(body.error.length).to.be.at.most(500);
+      // Without the token, nothing: not even whether the run exists.
+      for (const id of [sessionId, 'run-000000000000']) {
+        expect((await fetch(`${server.url}sessions/${id}/run`)).status).to.equal(401);
+        const wrong = { authorization: 'Bearer nope' };
+        expect(
+          (await fetch(`${server.url}sessions/${id}/run`, { headers: wrong })).status,
+        ).to.equal(403);
+      }
+      expect(
+        (await fetch(`${server.url}sessions/run-000000000000/run`, { headers })).status,
+      ).to.equal(404);
     } finally {
       await server.close();
       await endpoint.close();
