@@ -1,8 +1,12 @@
 import { after, before, describe, it } from 'node:test';
 import { expect } from 'chai';
-import { isDurableEvent } from '../../src/events/types.js';
+import { Redis } from 'ioredis';
+import { decodeSSE } from '../../src/events/sse.js';
+import { type CallfoldEvent, isDurableEvent, type StreamEvent } from '../../src/events/types.js';
 import { redisStore } from '../../src/server/redis/redis-store.js';
-import { storeConformance } from '../server/store-conformance.js';
+import { sessionHandler } from '../../src/server/session-handler.js';
+import type { BatchedFollow, SessionStore } from '../../src/server/session-store.js';
+import { collect, seqs, storeConformance } from '../server/store-conformance.js';
 import { type RunningRedis, startRedis } from './support/redis-server.js';
 
 let redis: RunningRedis;
@@ -122,6 +126,211 @@ describe('redisStore: a tail re-created while a read is in flight', () => {
       expect(errors.map(String)).to.deep.equal([]);
     } finally {
       appending = false;
+      await store.close();
+    }
+  });
+});
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const delta = (attemptId: string, k: number): StreamEvent => ({
+  type: 'stream/tool-call-delta',
+  attemptId,
+  block: 0,
+  callId: `${attemptId}:0`,
+  name: 'Write',
+  args: `<${k}>`,
+});
+const args = (events: readonly CallfoldEvent[], attemptId: string) =>
+  events
+    .flatMap((event) =>
+      event.type === 'stream/tool-call-delta' && event.attemptId === attemptId ? [event.args] : [],
+    )
+    .join('');
+const expectedArgs = (count: number) => Array.from({ length: count }, (_, k) => `<${k}>`).join('');
+
+/** How many times the Redis server ran `command` (INFO commandstats), all clients together. */
+async function calls(admin: Redis, command: string): Promise<number> {
+  const info = await admin.info('commandstats');
+  return Number(new RegExp(`cmdstat_${command}:calls=(\\d+)`).exec(info)?.[1] ?? 0);
+}
+
+/**
+ * `followers` followers of one session on one store, each pulling batches; `writes` live
+ * writes, each its own call. Returns the arrays each follower was handed after its first
+ * batch (its backlog), and the XREAD and EVALSHA calls the Redis server ran meanwhile.
+ */
+async function fanOut(followers: number, writes: number) {
+  const store = await redisStore({ url: redis.url, prefix: `fan${++stores}:` });
+  const admin = new Redis(redis.url);
+  try {
+    await store.append('s', [{ type: 'turn/start', turnId: 't1' }]);
+    const scriptsBefore = await calls(admin, 'evalsha');
+    const handed: (readonly CallfoldEvent[])[][] = [];
+    const reading: Promise<void>[] = [];
+    for (let i = 0; i < followers; i++) {
+      const batches = (store.follow('s', { after: 0 }) as BatchedFollow).batches();
+      const got: (readonly CallfoldEvent[])[] = [];
+      handed.push(got);
+      reading.push(
+        (async () => {
+          for (;;) {
+            const next = await batches.next();
+            if (next.done) return;
+            got.push(next.value);
+            if (next.value.at(-1)?.type === 'stream/settle') break;
+          }
+          await batches.return?.();
+        })(),
+      );
+    }
+    // Every follower has its backlog (seq 1): all of them read the feed from here.
+    while (handed.some((got) => got.length === 0)) await sleep(5);
+    const joinScripts = (await calls(admin, 'evalsha')) - scriptsBefore;
+    const readsBefore = await calls(admin, 'xread');
+    for (let k = 0; k < writes; k++) {
+      await store.live('s', [delta('a', k)]);
+      await sleep(5);
+    }
+    await store.live('s', [{ type: 'stream/settle', attemptId: 'a' }]);
+    await Promise.all(reading);
+    const reads = (await calls(admin, 'xread')) - readsBefore;
+    for (const got of handed) expect(args(got.flat(), 'a')).to.equal(expectedArgs(writes));
+    return { live: handed.map((got) => got.slice(1)), reads, joinScripts };
+  } finally {
+    admin.disconnect();
+    await store.close();
+  }
+}
+
+describe('redisStore: one feed per session per instance', () => {
+  it('followers at the same position are handed the same array, and one XREAD per read serves them all (failed before: every follower was handed an array of its own per read, 100 followers × 30 writes ≈ 3,000 arrays; control: the per-follower snapshot scripts do grow with followers)', async () => {
+    const writes = 30;
+    const one = await fanOut(1, writes);
+    const many = await fanOut(100, writes);
+    const arrays = new Set(many.live.flat());
+    // One array per read of the tail, whatever the number of followers.
+    expect(arrays.size, 'distinct arrays handed to 100 followers').to.be.at.most(many.reads);
+    expect(arrays.size).to.be.at.least(1);
+    // Each follower was handed arrays for every write; all shared.
+    const handedOut = many.live.reduce((sum, got) => sum + got.length, 0);
+    expect(handedOut).to.be.at.least(100 * arrays.size * 0.9);
+    // One blocking read of the session's feed per instance, not one per follower: the reads
+    // follow the writes (about one each), for 1 follower as for 100.
+    expect(one.reads).to.be.within(1, writes + 5);
+    expect(many.reads).to.be.within(1, writes + 5);
+    // The counter sees per-follower work: each join runs its own snapshot script.
+    expect(one.joinScripts).to.be.below(10);
+    expect(many.joinScripts).to.be.at.least(100);
+  });
+
+  it('a follower joining an instance that already tails the session, while an attempt streams, gets every delta once, after its replay (failed before: stream events the tail read during its snapshot and backlog were dropped)', async () => {
+    const prefix = `join${++stores}:`;
+    const store = await redisStore({ url: redis.url, prefix });
+    // The producer writes through another instance.
+    const producer = await redisStore({ url: redis.url, prefix });
+    try {
+      // A long backlog: a join reads it in chunks while the tail goes on reading the feed.
+      const results = Array.from({ length: 3000 }, (_, i) => ({
+        type: 'tool/result' as const,
+        callId: `c${i}`,
+        output: i,
+      }));
+      await producer.append('s', results);
+      const settled = (events: readonly CallfoldEvent[]) =>
+        events.some((event) => event.type === 'stream/settle');
+      // The instance tails the session before the joins: this follower keeps it reading.
+      const first = collect(store.follow('s', { after: 3000 }), settled, 30_000);
+      await producer.live('s', [delta('a', 0)]);
+      const writes = 300;
+      const joiners: Promise<CallfoldEvent[]>[] = [];
+      for (let k = 1; k < writes; k++) {
+        await producer.live('s', [delta('a', k)]);
+        if (k % 40 === 20) joiners.push(collect(store.follow('s', { after: 0 }), settled, 30_000));
+        await sleep(2);
+      }
+      await producer.live('s', [{ type: 'stream/settle', attemptId: 'a' }]);
+      expect(args(await first, 'a')).to.equal(expectedArgs(writes));
+      for (const joined of await Promise.all(joiners)) {
+        expect(seqs(joined)).to.deep.equal(Array.from({ length: 3000 }, (_, i) => i + 1));
+        expect(args(joined, 'a'), 'replay then the live tail, no gap, no repeat').to.equal(
+          expectedArgs(writes),
+        );
+      }
+    } finally {
+      await producer.close();
+      await store.close();
+    }
+  });
+
+  it('a follower past maxBufferBytes is ended alone: the others reading the same feed get every event', async () => {
+    const store = await redisStore({ url: redis.url, prefix: `slow${++stores}:` });
+    const serve = (maxBufferBytes: number) =>
+      sessionHandler(store, { sessionId: () => 's', authorize: () => true, maxBufferBytes });
+    const follow = (handler: ReturnType<typeof serve>) =>
+      handler(
+        new Request('http://test/sessions/s', { headers: { accept: 'text/event-stream' } }),
+      ).then((response) => response.body as ReadableStream<Uint8Array>);
+    try {
+      const slow = await follow(serve(4096));
+      const fast = await Promise.all([follow(serve(1 << 20)), follow(serve(1 << 20))]);
+      const received = fast.map(() => [] as CallfoldEvent[]);
+      fast.forEach((body, i) => {
+        decodeSSE(body)
+          .forEach((event) => {
+            received[i]?.push(event);
+          })
+          .catch(() => {});
+      });
+      await sleep(200); // every follow registered (a Redis follow takes a snapshot first)
+      // Nobody reads `slow` while 200 events of ~230 bytes are written: far past 4 KiB.
+      for (let i = 0; i < 200; i++) {
+        await store.append('s', [
+          { type: 'tool/result', callId: `c${i}`, output: 'x'.repeat(180) },
+        ]);
+        await sleep(1);
+      }
+      while (received.some((events) => seqs(events).at(-1) !== 200)) await sleep(10);
+      for (const events of received) {
+        expect(seqs(events)).to.deep.equal(Array.from({ length: 200 }, (_, i) => i + 1));
+      }
+      // The slow follower's response ended (it resumes with Last-Event-ID): it held some.
+      const ended: CallfoldEvent[] = [];
+      await decodeSSE(slow).forEach((event) => {
+        ended.push(event);
+      });
+      expect(seqs(ended).length).to.be.above(0).and.below(200);
+      expect(seqs(ended)).to.deep.equal(Array.from({ length: ended.length }, (_, i) => i + 1));
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('once its last follower leaves, the instance stops reading the session (negative control: with a follower it reads at each write)', async () => {
+    const store: SessionStore = await redisStore({ url: redis.url, prefix: `idle${++stores}:` });
+    const admin = new Redis(redis.url);
+    const writeAndCount = async () => {
+      const before = await calls(admin, 'xread');
+      for (let i = 0; i < 10; i++) {
+        await store.append('s', [{ type: 'tool/result', callId: `c${i}`, output: i }]);
+        await sleep(10);
+      }
+      return (await calls(admin, 'xread')) - before;
+    };
+    try {
+      const controller = new AbortController();
+      const following = collect(
+        store.follow('s', { after: 0, signal: controller.signal }),
+        () => false,
+        60_000,
+      ).catch(() => []);
+      await sleep(200);
+      expect(await writeAndCount(), 'reads while followed').to.be.at.least(5);
+      controller.abort();
+      await following;
+      await sleep(100);
+      expect(await writeAndCount(), 'reads after the last follower left').to.be.at.most(1);
+    } finally {
+      admin.disconnect();
       await store.close();
     }
   });

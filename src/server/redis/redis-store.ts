@@ -1,10 +1,5 @@
 import type { Redis } from 'ioredis';
-import {
-  type CallfoldEvent,
-  isDurableEvent,
-  type SessionEvent,
-  type StreamEvent,
-} from '../../events/types.js';
+import type { CallfoldEvent, SessionEvent, StreamEvent } from '../../events/types.js';
 import { checkPage } from '../durable-log.js';
 import { type FanOutMs, type FanOutPacer, fanOutPacer } from '../fan-out-pacer.js';
 import { FollowerQueue } from '../follower-queue.js';
@@ -16,6 +11,7 @@ import type {
   SessionStore,
   UnnumberedEvent,
 } from '../session-store.js';
+import { SharedFeed } from '../shared-feed.js';
 import { checkDurableBatch, checkStreamBatch, settledError } from '../validate-batch.js';
 import { appendScript, liveScript, renewScript, snapshotScript, sweepScript } from './scripts.js';
 
@@ -34,24 +30,31 @@ export type RedisStoreOptions = ({ readonly url: string } | { readonly client: R
   readonly fanOutMs?: FanOutMs;
 };
 
-interface Waiting {
+/**
+ * A follower between its first read and its place on the tail's feed: it has registered (so
+ * nothing the tail reads from then on escapes it) and takes its snapshot, backlog and replay.
+ */
+interface Joiner {
   readonly queue: FollowerQueue;
-  /** Feed entries up to this ID are covered by the follower's backlog and replay. */
+  /** The feed ID at its snapshot, once taken: entries up to it are in its backlog and replay. */
   startId: string | undefined;
+  /** What the tail read before `startId` was known, with the feed IDs. */
   readonly early: { id: string; event: CallfoldEvent }[];
-  /** Every entry the tail reads from now on is after `startId`. */
-  caughtUp: boolean;
 }
 
+/** What one instance holds for a session it has followers of. */
 interface Tail {
+  /** The last feed ID this instance's read took (undefined until the first snapshot). */
   cursor: string | undefined;
-  readonly followers: Set<Waiting>;
+  /** The events read, kept once for every follower past its start (their `FollowerQueue`s). */
+  readonly feed: SharedFeed<FollowerQueue>;
+  /** Followers still taking their start; they move to `feed` once the tail has read their snapshot. */
+  readonly joining: Set<Joiner>;
 }
 
 type Entry = [id: string, fields: string[]];
 type ReadReply = [key: string, entries: Entry[]][] | null;
 
-/** Stream IDs `ms-seq` compared as numbers (both parts are below 2^53 here). */
 /**
  * Whether feed entry `id` comes right after `previous`. Every feed ID is `<seq>-<n>`: a
  * durable event is `<seq>-0` and the stream events written after it `<seq>-1`, `<seq>-2`…,
@@ -63,6 +66,7 @@ function follows(id: string, previous: string): boolean {
   return (seq === lastSeq && n === lastN + 1) || (seq === lastSeq + 1 && n === 0);
 }
 
+/** Stream IDs `ms-seq` compared as numbers (both parts are below 2^53 here). */
 function after(id: string, than: string): boolean {
   const [a = 0, b = 0] = id.split('-').map(Number);
   const [c = 0, d = 0] = than.split('-').map(Number);
@@ -221,28 +225,25 @@ class RedisStore implements SessionStore {
     const base = this.#base(sessionId);
     if (this.#closed) throw new Error('session store is closed');
     const from = Number.isFinite(options.after) ? options.after : 0;
-    let tail = this.#tails.get(sessionId);
-    const waiting: Waiting = {
-      queue: undefined as unknown as FollowerQueue,
-      startId: undefined,
-      early: [],
-      caughtUp: false,
-    };
-    const start = async () => {
+    let tail: Tail | undefined;
+    let joiner: Joiner | undefined;
+    const start = async (queue: FollowerQueue) => {
       tail = this.#tails.get(sessionId);
       if (!tail) {
-        tail = { cursor: undefined, followers: new Set() };
+        tail = { cursor: undefined, feed: new SharedFeed(this.#pacer), joining: new Set() };
         this.#tails.set(sessionId, tail);
       }
+      const joined = tail;
       // Registered before the snapshot: entries the tail reads meanwhile wait in `early`.
-      tail.followers.add(waiting);
+      joiner = { queue, startId: undefined, early: [] };
+      joined.joining.add(joiner);
       const [lastSeq = '0', tip = '0-0', ...held] = (await this.#script(
         snapshotScript,
         [`${base}:seq`, `${base}:feed`, `${base}:attempts`],
         [base],
       )) as string[];
-      if (tail.cursor === undefined) {
-        tail.cursor = tip;
+      if (joined.cursor === undefined) {
+        joined.cursor = tip;
         this.#interrupt();
       }
       const backlog: SessionEvent[] = [];
@@ -252,21 +253,27 @@ class RedisStore implements SessionStore {
         backlog.push(...chunk);
         seq = (chunk.at(-1) as SessionEvent).seq;
       }
-      waiting.startId = tip;
-      const appended = waiting.early
-        .filter(({ id }) => after(id, tip))
-        .map(({ event }) => event)
-        .filter(isDurableEvent);
+      // Ended meanwhile (closed, cancelled, or its tail fell behind the trim): nothing to join.
+      if (queue.ended) return;
+      // The backlog runs through the snapshot's last seq and the replay holds the attempts as
+      // at the snapshot; every feed entry after `tip` (durable or not) comes after them.
+      joiner.startId = tip;
       const replay = held.map((json) => JSON.parse(json) as CallfoldEvent);
-      waiting.early.length = 0;
-      queue.pushAll([...backlog, ...appended, ...replay]);
+      const fresh = joiner.early.filter(({ id }) => after(id, tip)).map(({ event }) => event);
+      joiner.early.length = 0;
+      queue.pushAll([...backlog, ...replay, ...fresh]);
+      // The tail has read up to the snapshot: the follower reads the feed from here on.
+      // Otherwise `#deliver` moves it there once the tail's read passes `tip`.
+      if (!after(tip, joined.cursor ?? tip)) this.#joinFeed(joined, joiner);
       this.#read();
     };
-    const queue = new FollowerQueue(
+    return new FollowerQueue(
       () => {
-        const current = this.#tails.get(sessionId);
-        current?.followers.delete(waiting);
-        if (current && current.followers.size === 0) {
+        if (!tail) return;
+        if (joiner) tail.joining.delete(joiner);
+        if (joiner) tail.feed.delete(joiner.queue);
+        if (tail.joining.size > 0 || tail.feed.readers.size > 0) return;
+        if (this.#tails.get(sessionId) === tail) {
           this.#tails.delete(sessionId);
           this.#interrupt();
         }
@@ -275,8 +282,13 @@ class RedisStore implements SessionStore {
       start,
       this.#pacer,
     );
-    (waiting as { queue: FollowerQueue }).queue = queue;
-    return queue;
+  }
+
+  /** `joiner` has everything up to the tail's cursor: it takes what the tail appends next. */
+  #joinFeed(tail: Tail, joiner: Joiner): void {
+    tail.joining.delete(joiner);
+    joiner.queue.read(tail.feed);
+    tail.feed.add(joiner.queue);
   }
 
   /** Makes the blocking read start over with the current set of tailed sessions. */
@@ -359,30 +371,35 @@ class RedisStore implements SessionStore {
         `${tail.cursor}, the feed now starts at ${first}; feedMax ${this.#feedMax}): resume ` +
         'with Last-Event-ID',
     );
-    for (const follower of tail.followers) follower.queue.end(error);
+    for (const joiner of tail.joining) joiner.queue.end(error);
+    for (const follower of tail.feed.readers) follower.end(error);
   }
 
+  /**
+   * One read's entries for a session: parsed once, appended once to the session's feed
+   * (one wake-up of all its followers per pacer window, however many there are). A
+   * follower still joining takes from them only the entries after its snapshot.
+   */
   #deliver(tail: Tail, entries: readonly Entry[]): void {
-    const events = entries.map(([id, fields]) => ({ id, event: eventOf(fields) }));
-    const all = events.map(({ event }) => event);
-    const first = (entries[0] as Entry)[0];
+    const events = entries.map(([, fields]) => eventOf(fields));
     tail.cursor = (entries.at(-1) as Entry)[0];
-    for (const follower of tail.followers) {
-      const { startId } = follower;
+    let joined: Joiner[] | undefined;
+    for (const joiner of tail.joining) {
+      const { startId } = joiner;
       if (startId === undefined) {
-        follower.early.push(...events);
+        for (let i = 0; i < entries.length; i++) {
+          joiner.early.push({ id: (entries[i] as Entry)[0], event: events[i] as CallfoldEvent });
+        }
         continue;
       }
-      // A follower past its start takes the whole read (feed IDs ascend): no test per event.
-      if (follower.caughtUp || after(first, startId)) {
-        follower.caughtUp = true;
-        follower.queue.pushAll(all);
-        continue;
-      }
-      const fresh: CallfoldEvent[] = [];
-      for (const { id, event } of events) if (after(id, startId)) fresh.push(event);
-      follower.queue.pushAll(fresh);
+      if (after(startId, tail.cursor)) continue;
+      let first = 0;
+      while (first < entries.length && !after((entries[first] as Entry)[0], startId)) first++;
+      joiner.queue.pushAll(events.slice(first));
+      (joined ??= []).push(joiner);
     }
+    tail.feed.append(events);
+    for (const joiner of joined ?? []) this.#joinFeed(tail, joiner);
   }
 
   async close(): Promise<void> {
@@ -390,7 +407,8 @@ class RedisStore implements SessionStore {
     this.#closed = true;
     clearInterval(this.#sweep);
     for (const tail of this.#tails.values()) {
-      for (const follower of tail.followers) follower.queue.end();
+      for (const joiner of tail.joining) joiner.queue.end();
+      for (const follower of tail.feed.readers) follower.end();
     }
     this.#tails.clear();
     this.#pacer?.stop();
