@@ -26,7 +26,11 @@ export type RedisStoreOptions = ({ readonly url: string } | { readonly client: R
   readonly feedMax?: number;
   /** How long one blocking read waits before it is reissued. Default 5000 ms. */
   readonly blockMs?: number;
-  /** Followers are woken at most once per window, as `memoryStore`'s: `'auto'` (default) or ms (0: at every read). */
+  /**
+   * A session's followers on this instance are woken at most once per window, all together,
+   * as `memoryStore`'s (see `LocalStoreOptions.fanOutMs`): `'auto'` (default) or ms (0: at
+   * every read).
+   */
   readonly fanOutMs?: FanOutMs;
 };
 
@@ -428,7 +432,17 @@ class RedisStore implements SessionStore {
  *    sweeps expired leases (atomically: one settles, the others find nothing), so an
  *    attempt whose producer died is withdrawn for every follower within leaseMs + sweepMs.
  * 3. Followers on one instance share one blocking XREAD over the feeds of the sessions
- *    they follow; each event is parsed once per instance and handed to all of them.
+ *    they follow (one read for every session and follower of the instance). Each event is
+ *    parsed once per instance and kept once per session in a `SharedFeed`, as the memory
+ *    and file stores do: a read costs one append and one paced wake-up of the session's
+ *    followers (`fanOutMs`), not a queue push and a wake-up per follower, and followers at
+ *    the same position are handed the same batch (encoded once by the handler).
+ * 4. A follower registers before its snapshot (the last seq, the feed's last ID and the
+ *    held attempts, read at once): it gets the log up to that seq, the replay, then every
+ *    feed entry after that ID, durable or not, in feed order — what the tail read during
+ *    its snapshot and backlog included — and then reads the shared feed from where the
+ *    tail is. An instance holds nothing for a session without followers: its tail goes
+ *    with the last one, and the read stops asking for that feed.
  *
  * Pass `{ url }` (the store opens and closes its connections) or `{ client }` (an ioredis
  * client you own; the store adds one duplicate connection for blocking reads).
