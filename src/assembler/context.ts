@@ -22,6 +22,10 @@ export class Context<State = unknown, Node = unknown> {
   ordered = false;
   /** Opened (or moved) before everything ordered since the last publication. */
   front = false;
+  /** In `#order`, and its opening moved (or it lost it) since the last publication. */
+  moved = false;
+  /** The publication whose re-listed tail held it (see NodeAssembler `#tail`). */
+  tail = 0;
   /** The node's number in the list last composed, valid while `slotEpoch` is the Assembler's. */
   slot = 0;
   slotEpoch = 0;

@@ -64,14 +64,26 @@ export interface NodeAssemblerOptions<Node, Published> {
  * How the nodes a NodeAssembler hands `compose` differ from the last call's: the first
  * `removed` nodes of the last list were replaced by the first `added` nodes of this one (an
  * older history page: Contexts opened before everything published, and those whose opening
- * moved among them), then the nodes at the indexes `replaced` (each ≥ `added`) by new nodes
- * of the same Contexts. Every other node is the last list's, in the same order.
+ * moved among them); the last `dropped` nodes of the last list by the last `appended` nodes
+ * of this one (a call or a response starting at the live end, an attempt settling: Contexts
+ * opened after everything published, and those near the end whose opening moved); then the
+ * nodes at the indexes `replaced` (each ≥ `added` and < length − `appended`) by new nodes of
+ * the same Contexts. Every other node is the last list's, in the same order.
  */
 export interface NodeChanges {
   readonly removed: number;
   readonly added: number;
+  readonly dropped: number;
+  readonly appended: number;
   readonly replaced: readonly number[];
 }
+
+/**
+ * How far from the end of the order a Context whose opening moved is looked for (an attempt
+ * settling moves its response and calls, the last Contexts opened); one farther away, or
+ * moved before the Contexts in that stretch, makes the publication sort every Context.
+ */
+const TAIL_WINDOW = 64;
 
 /**
  * Folds an agent session's events into nodes through the Definitions it is given, and
@@ -137,6 +149,12 @@ export class NodeAssembler<Node, Published> {
   #front: Context<unknown, Node>[] = [];
   /** The opening of the first Context ordered at the last publication. */
   #frontLimit: Match | undefined;
+  /** Contexts of `#order` whose opening moved, or who lost it, since the last publication. */
+  #moved: Context<unknown, Node>[] = [];
+  /** `#order.length` at the last publication: Contexts after it were pushed since. */
+  #orderedAtPublish = 0;
+  /** Numbers publications, for `Context.tail`. */
+  #publication = 0;
   readonly #rank: Map<Definition<unknown, Node>, number>;
   readonly #compose: (nodes: readonly Node[], changes?: NodeChanges) => Published;
   /**
@@ -225,7 +243,8 @@ export class NodeAssembler<Node, Published> {
       this.#hasPublished &&
       this.#dirty.length === 0 &&
       this.#orderValid &&
-      this.#front.length === 0
+      this.#front.length === 0 &&
+      this.#moved.length === 0
     ) {
       return this.#published as Published;
     }
@@ -235,13 +254,20 @@ export class NodeAssembler<Node, Published> {
       context.dirty = false;
       this.#build(context);
     }
+    this.#publication++;
     let changes: NodeChanges | undefined;
     let merged: Merged<Node> | undefined;
+    let tail: Tail<Node> | undefined;
+    if (this.#moved.length > 0 && this.#front.length > 0) this.#orderValid = false;
+    if (this.#orderValid && this.#moved.length > 0) tail = this.#repairTail();
+    else if (this.#orderValid) tail = this.#appendedTail();
+    for (const context of this.#moved) context.moved = false;
+    this.#moved = [];
     if (!this.#orderValid) {
       this.#sortOrder();
     } else {
       if (this.#front.length > 0) merged = this.#mergeFront();
-      if (this.#hasPublished) changes = this.#changes(dirty, merged);
+      if (this.#hasPublished) changes = this.#changes(dirty, merged, tail);
     }
     if (merged) for (const context of merged.prefix) context.front = false;
     const published =
@@ -249,6 +275,7 @@ export class NodeAssembler<Node, Published> {
         ? this.#compose(this.#nodeList(), changes)
         : this.#compose(this.#relist());
     this.#frontLimit = this.#order.length > 0 ? this.#order.at(0).opened : undefined;
+    this.#orderedAtPublish = this.#order.length;
     this.#published = published;
     this.#hasPublished = true;
     return published;
@@ -289,7 +316,10 @@ export class NodeAssembler<Node, Published> {
   #changes(
     dirty: readonly Context<unknown, Node>[],
     merged: Merged<Node> | undefined,
+    tail: Tail<Node> | undefined,
   ): NodeChanges | undefined {
+    // A page at the front and a changed end in one publication: listed afresh (rare).
+    if (merged && tail) return undefined;
     const epoch = this.#epoch;
     const base = this.#nodeBase;
     const nodes = this.#nodes;
@@ -299,10 +329,24 @@ export class NodeAssembler<Node, Published> {
       for (const context of merged.old) if (context.slotEpoch === epoch) removed++;
       for (const context of merged.prefix) if (context.node !== undefined) added.push(context.node);
     }
+    // The end: the old nodes of the tail's Contexts must be the last of the list.
+    let dropped = 0;
+    const appended: Node[] = [];
+    if (tail) {
+      let first = Number.POSITIVE_INFINITY;
+      for (const context of tail.old) {
+        if (context.slotEpoch !== epoch) continue;
+        dropped++;
+        first = Math.min(first, context.slot - base);
+      }
+      if (dropped > 0 && first !== nodes.length - dropped) return undefined;
+      for (const context of tail.contexts)
+        if (context.node !== undefined) appended.push(context.node);
+    }
     const at: number[] = [];
     const by: Node[] = [];
     for (const context of dirty) {
-      if (context.front) continue;
+      if (context.front || context.tail === this.#publication) continue;
       const had = context.slotEpoch === epoch;
       if (had !== (context.node !== undefined)) return undefined;
       if (had && nodes.at(context.slot - base) !== context.node) {
@@ -332,7 +376,93 @@ export class NodeAssembler<Node, Published> {
       }
       this.#nodeBase = start;
     }
-    return { removed, added: added.length, replaced };
+    if (tail) {
+      const kept = nodes.length - dropped;
+      nodes.truncate(kept);
+      for (const context of tail.old) if (context.slotEpoch === epoch) context.slotEpoch = 0;
+      let slot = base + kept;
+      for (const context of tail.contexts) {
+        if (context.node === undefined) continue;
+        nodes.push(context.node);
+        context.slot = slot++;
+        context.slotEpoch = epoch;
+      }
+      if (array) {
+        array.length = kept;
+        array.push(...appended);
+      }
+    }
+    return {
+      removed,
+      added: added.length,
+      dropped,
+      appended: appended.length,
+      replaced,
+    };
+  }
+
+  /**
+   * The Contexts pushed to `#order` since the last publication (usually none, or the few
+   * of a call or response that started), as the tail to list at the end.
+   */
+  #appendedTail(): Tail<Node> | undefined {
+    const order = this.#order;
+    const from = this.#orderedAtPublish;
+    if (from >= order.length) return undefined;
+    const contexts: Context<unknown, Node>[] = [];
+    for (let i = from; i < order.length; i++) {
+      const context = order.at(i);
+      context.tail = this.#publication;
+      contexts.push(context);
+    }
+    return { old: [], contexts };
+  }
+
+  /**
+   * Puts back in order the Contexts of `#moved`, when each is among the last `TAIL_WINDOW`
+   * of `#order` and stays after the Context before that stretch: the stretch from the first
+   * moved one to the end is sorted (and those left without an opening leave it), and
+   * returned as the tail to list at the end. Otherwise `#orderValid` is cleared (a full sort).
+   */
+  #repairTail(): Tail<Node> | undefined {
+    const order = this.#order;
+    const length = order.length;
+    let pending = this.#moved.length;
+    let from = length;
+    for (let i = length - 1; i >= 0 && length - i <= TAIL_WINDOW && pending > 0; i--) {
+      if (order.at(i).moved) {
+        pending--;
+        from = i;
+      }
+    }
+    if (pending > 0) {
+      this.#orderValid = false;
+      return undefined;
+    }
+    from = Math.min(from, this.#orderedAtPublish);
+    const old: Context<unknown, Node>[] = [];
+    const contexts: Context<unknown, Node>[] = [];
+    for (let i = from; i < length; i++) {
+      const context = order.at(i);
+      context.tail = this.#publication;
+      if (i < this.#orderedAtPublish) old.push(context);
+      if (context.opened === undefined || context.matches.length === 0) {
+        context.ordered = false;
+        continue;
+      }
+      contexts.push(context);
+    }
+    if (DEV_MODE) assemblerProbe.ordered += contexts.length;
+    contexts.sort(this.#compareOpened);
+    const before = from > 0 ? order.at(from - 1) : undefined;
+    const first = contexts[0];
+    if (before !== undefined && first !== undefined && this.#compareOpened(before, first) >= 0) {
+      this.#orderValid = false;
+      return undefined;
+    }
+    order.truncate(from);
+    for (const context of contexts) order.push(context);
+    return { old, contexts };
   }
 
   /** Lists every ordered Context's node afresh (a new epoch of slots). */
@@ -473,17 +603,29 @@ export class NodeAssembler<Node, Published> {
       }
       return;
     }
+    if (context.ordered && !context.front) {
+      this.#markMoved(context);
+      return;
+    }
     const last = this.#order.last();
     if (
       !context.ordered &&
       !context.front &&
-      (last === undefined || (!last.front && compareMatches(last.opened as Match, opened) < 0))
+      (last === undefined ||
+        (!last.front && (last.moved || this.#compareOpened(last, context) < 0)))
     ) {
       context.ordered = true;
       this.#order.push(context);
     } else {
       this.#orderValid = false;
     }
+  }
+
+  /** Records that an ordered Context's opening moved or went (see `#repairTail`). */
+  #markMoved(context: Context<unknown, Node>): void {
+    if (context.moved) return;
+    context.moved = true;
+    this.#moved.push(context);
   }
 
   #replay(context: Context<unknown, Node>): void {
@@ -494,8 +636,9 @@ export class NodeAssembler<Node, Published> {
       this.#onError(error, context.definition.name, context.key);
     }
     if (context.opened !== opened) {
-      if (context.opened === undefined) this.#orderValid = false;
-      else this.#place(context);
+      if (context.opened !== undefined) this.#place(context);
+      else if (context.ordered && !context.front) this.#markMoved(context);
+      else this.#orderValid = false;
     }
     this.#markDirty(context);
   }
@@ -519,7 +662,8 @@ export class NodeAssembler<Node, Published> {
       const contexts = this.#contexts.get(context.definition);
       if (contexts?.get(context.key) === context) contexts.delete(context.key);
       context.node = undefined;
-      this.#orderValid = false;
+      if (context.ordered && !context.front) this.#markMoved(context);
+      else this.#orderValid = false;
       return;
     }
     if (context.state === undefined) {
@@ -548,6 +692,15 @@ export class NodeAssembler<Node, Published> {
     this.#order = new FrontList(order);
     this.#orderValid = true;
   }
+}
+
+/**
+ * The end of `#order` listed afresh by a publication: `old`, the Contexts of that stretch
+ * at the last publication, and `contexts`, those there now, in order.
+ */
+interface Tail<Node> {
+  readonly old: readonly Context<unknown, Node>[];
+  readonly contexts: readonly Context<unknown, Node>[];
 }
 
 /** What `#mergeFront` put in order: the Contexts now first, and the ordered ones they replaced. */

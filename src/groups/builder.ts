@@ -70,13 +70,16 @@ function sameCounts(a: readonly CategoryCount[], b: readonly CategoryCount[]): b
 /**
  * How the nodes given to `Builder.build` differ from the last call's (`NodeChanges` of
  * `NodeAssembler`, which the default composition passes on): the first `removed` nodes of the
- * last call were replaced by the first `added` nodes of this one, and, after them, the nodes
- * at the indexes `replaced` (of this call, each ≥ `added`) by nodes of the same kind and key;
- * every other node is the last call's, in the same order.
+ * last call were replaced by the first `added` nodes of this one, the last `dropped` (default
+ * 0) by the last `appended` (default 0), and, between them, the nodes at the indexes
+ * `replaced` (of this call, each ≥ `added` and < length − `appended`) by nodes of the same
+ * kind and key; every other node is the last call's, in the same order.
  */
 export interface ListChanges {
   readonly removed: number;
   readonly added: number;
+  readonly dropped?: number;
+  readonly appended?: number;
   readonly replaced: readonly number[];
 }
 
@@ -95,7 +98,8 @@ export interface ListChanges {
  *    replaced exactly when an argument answer someone read changed, and the detail reads
  *    through the same reader, so a kept node keeps its detail.
  * 4. Told what changed (`ListChanges`), the Builder regroups only the nodes added at the
- *    front (with the rest of the group they join) and the groups of the replaced nodes; the
+ *    front (with the rest of the group they join), those appended at the end (with the
+ *    group they continue) and the groups of the replaced nodes; the
  *    items array and its index are copied, never revisited node by node.
  * 5. Each new `items` array records the ends it kept of the previous one (`keptEnds`), so a
  *    view finds the changed stretch in O(1).
@@ -133,8 +137,8 @@ export class Builder<Item extends KindedNode = AssistantNode> {
 
   /**
    * Groups `nodes` (log order). `changes`, when given, says how `nodes` differs from the list
-   * of the last call (see `ListChanges`): the Grouping is then patched in O(added + replaced +
-   * their groups' sizes + log tools + items / 256) instead of rebuilt. Without it (or when
+   * of the last call (see `ListChanges`): the Grouping is then patched in O(added + appended +
+   * replaced + their groups' sizes + log tools + items / 256) instead of rebuilt. Without it (or when
    * the patch does not apply) every node is visited. `nodes` is only read during the call,
    * through `length` and `at()` (so the default composition can hand it the NodeAssembler's
    * own list: `composeTakesList`).
@@ -145,7 +149,7 @@ export class Builder<Item extends KindedNode = AssistantNode> {
       if (patched !== undefined) return patched;
     }
     if (DEV_MODE) groupProbe.composed += nodes.length;
-    const { items, tools, itemOf, firstOf } = this.#regroup(nodes, nodes.length, 0);
+    const { items, tools, itemOf, firstOf } = this.#regroup(nodes, 0, nodes.length, 0);
     const groups = new Map<string, GroupNode>();
     for (const item of items)
       if (item.kind === 'group') groups.set((item as GroupNode).id, item as GroupNode);
@@ -169,15 +173,16 @@ export class Builder<Item extends KindedNode = AssistantNode> {
   }
 
   /**
-   * Groups `nodes[0, end)`: the items, the tools, each node's item index and each item's
+   * Groups `nodes[start, end)`: the items, the tools, each node's item index and each item's
    * first node index (plus `itemBase` and 0: numbers as `#itemOf` and `#firstOf` hold them).
    */
   #regroup(
     nodes: readonly (Item | ToolNode)[],
+    start: number,
     end: number,
     itemBase: number,
   ): { items: (Item | GroupNode)[]; tools: ToolNode[]; itemOf: number[]; firstOf: number[] } {
-    const itemOf: number[] = new Array(end);
+    const itemOf: number[] = new Array(end - start);
     const firstOf: number[] = [];
     const items: (Item | GroupNode)[] = [];
     const tools: ToolNode[] = [];
@@ -189,16 +194,16 @@ export class Builder<Item extends KindedNode = AssistantNode> {
       items.push(this.#group(run));
       run = [];
     };
-    for (let i = 0; i < end; i++) {
+    for (let i = start; i < end; i++) {
       const node = nodes.at(i) as Item | ToolNode;
       if (isTool(node)) {
         if (run.length === 0) runStart = i;
         run.push(node);
         tools.push(node);
-        itemOf[i] = itemBase + items.length;
+        itemOf[i - start] = itemBase + items.length;
       } else {
         flush();
-        itemOf[i] = itemBase + items.length;
+        itemOf[i - start] = itemBase + items.length;
         firstOf.push(i);
         items.push(node);
       }
@@ -213,14 +218,22 @@ export class Builder<Item extends KindedNode = AssistantNode> {
    */
   #patch(nodes: readonly (Item | ToolNode)[], changes: ListChanges): Grouping<Item> | undefined {
     const { removed, added, replaced } = changes;
+    const dropped = changes.dropped ?? 0;
+    const appended = changes.appended ?? 0;
     const itemOf = this.#itemOf;
     const firstOf = this.#firstOf;
     const previous = this.#grouping;
     const mirror = this.#items;
     const last = itemOf?.length ?? -1;
-    if (!itemOf || !firstOf || removed > last || nodes.length !== last - removed + added) {
+    if (
+      !itemOf ||
+      !firstOf ||
+      removed + dropped > last ||
+      nodes.length !== last - removed + added - dropped + appended
+    ) {
       return undefined;
     }
+    if ((removed > 0 || added > 0) && (dropped > 0 || appended > 0)) return undefined;
     // The front: the nodes added, and the rest of the old group they may join. The old items
     // before `kept` are replaced by the front's items.
     let kept = 0;
@@ -249,7 +262,7 @@ export class Builder<Item extends KindedNode = AssistantNode> {
     if (front > 0 || kept > 0) {
       if (toolCount !== previous.tools.size) return undefined;
       if (DEV_MODE) groupProbe.composed += front;
-      const region = this.#regroup(nodes, front, 0);
+      const region = this.#regroup(nodes, 0, front, 0);
       let oldTools = 0;
       for (let k = 0; k < kept; k++) {
         const item = mirror.at(k);
@@ -278,11 +291,26 @@ export class Builder<Item extends KindedNode = AssistantNode> {
       changedFrom = 0;
       changedTo = region.items.length;
     }
+    // The end: the nodes appended, and the group the last node kept may continue. The old
+    // items from `tailItem` on are replaced by that stretch's items.
+    let tailNode = nodes.length;
+    let changed: ToolNode[] = [];
+    if (dropped > 0 || appended > 0) {
+      const tail = this.#patchTail(nodes, dropped);
+      if (tail === undefined) return undefined;
+      tools = tail.tools;
+      changed = tail.changed;
+      tailNode = tail.node;
+      if (tail.changedItems) {
+        changedItems = true;
+        changedFrom = Math.min(changedFrom, tail.item);
+        changedTo = mirror.length;
+      }
+    }
     const itemBase = this.#itemBase;
-    const changed: ToolNode[] = [];
     const groups = new Set<number>();
     for (const i of replaced) {
-      if (i < front) continue;
+      if (i < front || i >= tailNode) continue;
       const node = nodes.at(i) as Item | ToolNode;
       const at = itemOf.at(i) - itemBase;
       const before = mirror.at(at);
@@ -318,7 +346,7 @@ export class Builder<Item extends KindedNode = AssistantNode> {
         changedTo = Math.max(changedTo, at + 1);
       }
     }
-    tools = tools.with(changed);
+    tools = (tools as ToolMap).with(changed);
     if (!changedItems && tools === previous.tools) return previous;
     if (changedItems) {
       const kept = this.#kept(changedFrom, mirror.length - changedTo);
@@ -326,6 +354,79 @@ export class Builder<Item extends KindedNode = AssistantNode> {
     }
     this.#grouping = grouping(this.#snapshot, tools);
     return this.#grouping;
+  }
+
+  /**
+   * Applies the end of `ListChanges` (the last `dropped` nodes replaced by the last
+   * `appended`) to the Builder's state: regroups from the first node of the last item kept
+   * when it is a group (a run the appended tools may continue), else from the first appended
+   * node. Returns the tools map with the stretch's tools (those with a callId kept at the same
+   * place are `changed`, for `with()`; the rest removed and appended), the first node and
+   * item of the stretch, and whether an item changed; undefined when the patch does not apply.
+   */
+  #patchTail(
+    nodes: readonly (Item | ToolNode)[],
+    dropped: number,
+  ):
+    | { tools: ToolMap; changed: ToolNode[]; node: number; item: number; changedItems: boolean }
+    | undefined {
+    const itemOf = this.#itemOf as FrontList<number>;
+    const firstOf = this.#firstOf as FrontList<number>;
+    const mirror = this.#items;
+    const previous = this.#grouping.tools as ToolMap;
+    if (this.#toolCount !== previous.size) return undefined;
+    const kept = itemOf.length - dropped;
+    // The first node and item of the stretch to regroup.
+    let node = kept;
+    let item = kept > 0 ? itemOf.at(kept - 1) - this.#itemBase + 1 : 0;
+    if (kept > 0 && mirror.at(item - 1).kind === 'group') {
+      item--;
+      node = firstOf.at(item) - this.#nodeBase;
+    }
+    const end = nodes.length;
+    if (DEV_MODE) groupProbe.composed += end - node;
+    const region = this.#regroup(nodes, node, end, this.#itemBase + item);
+    // The old stretch's tools: those whose callIds keep their places are replaced in the
+    // map (`with`), the rest removed and the new ones appended.
+    const oldTools: ToolNode[] = [];
+    for (let k = item; k < mirror.length; k++) {
+      const old = mirror.at(k);
+      if (old.kind === 'group') oldTools.push(...(old as GroupNode).tools);
+    }
+    let same = 0;
+    const limit = Math.min(oldTools.length, region.tools.length);
+    while (same < limit && oldTools[same]?.callId === region.tools[same]?.callId) same++;
+    const changed: ToolNode[] = [];
+    for (let k = 0; k < same; k++) {
+      const tool = region.tools[k] as ToolNode;
+      if (tool !== oldTools[k]) changed.push(tool);
+    }
+    const tools = previous.appended(oldTools.length - same, region.tools.slice(same));
+    if (tools === undefined) return undefined;
+    // Items kept at the start of the stretch (the group the appended nodes did not join).
+    let from = 0;
+    while (
+      from < region.items.length &&
+      item + from < mirror.length &&
+      region.items[from] === mirror.at(item + from)
+    ) {
+      from++;
+    }
+    const changedItems = from < region.items.length || item + region.items.length !== mirror.length;
+    for (let k = item; k < mirror.length; k++) {
+      const old = mirror.at(k);
+      if (old.kind === 'group') this.#groups.delete((old as GroupNode).id);
+    }
+    for (const group of region.items) {
+      if (group.kind === 'group') this.#groups.set((group as GroupNode).id, group as GroupNode);
+    }
+    mirror.replaceBack(mirror.length - item, region.items);
+    itemOf.truncate(node);
+    for (const n of region.itemOf) itemOf.push(n);
+    firstOf.truncate(item);
+    for (const n of region.firstOf) firstOf.push(n + this.#nodeBase);
+    this.#toolCount += region.tools.length - oldTools.length;
+    return { tools, changed, node, item: item + from, changedItems };
   }
 
   /**

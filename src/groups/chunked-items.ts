@@ -143,6 +143,19 @@ export class ChunkedItems<T> {
     this.#length += added.length - removed;
   }
 
+  /** Replaces the last `removed` items (at most `length`) with `added`, in that order. */
+  replaceBack(removed: number, added: readonly T[]): void {
+    const end = this.#start + this.#length;
+    let n = end - removed;
+    for (const item of added) {
+      this.#writable(n >> SHIFT)[n & MASK] = item;
+      n++;
+    }
+    // Slots left past the new end: cleared, so that they hold no item that left the list.
+    for (let m = n; m < end; m++) this.#writable(m >> SHIFT)[m & MASK] = undefined as T;
+    this.#length += added.length - removed;
+  }
+
   /**
    * The items as they are now; `kept` as `ItemsSnapshot.kept`. A list of at most one chunk's
    * length is copied into the snapshot's array at once (no dearer than sharing it, and its

@@ -85,6 +85,62 @@ export class ToolMap implements ReadonlyMap<string, ToolNode> {
     return new ToolMap(segments, base.#overlay);
   }
 
+  /**
+   * A ToolMap without its last `removed` entries (log order) and with `added` after the rest;
+   * undefined when an added callId is among the entries kept (the caller rebuilds). The back
+   * grows as the front does: a segment added at the end, the last two merged while the last
+   * is more than half the one before it.
+   */
+  appended(removed: number, added: readonly ToolNode[]): ToolMap | undefined {
+    const base = removed > 0 ? this.#withoutLast(removed) : this;
+    for (const tool of added) if (base.has(tool.callId)) return undefined;
+    if (added.length === 0) return base;
+    const back = new Map<string, ToolNode>();
+    for (const tool of added) back.set(tool.callId, tool);
+    if (back.size !== added.length) return undefined;
+    if (DEV_MODE) groupProbe.toolEntries += back.size;
+    const segments = [...base.#segments, back];
+    for (;;) {
+      const n = segments.length;
+      if (n < 2) break;
+      const last = segments[n - 1] as ReadonlyMap<string, ToolNode>;
+      const before = segments[n - 2] as ReadonlyMap<string, ToolNode>;
+      if (2 * last.size <= before.size) break;
+      const merged = new Map(before);
+      last.forEach((tool, callId) => {
+        merged.set(callId, tool);
+      });
+      if (DEV_MODE) groupProbe.toolEntries += merged.size;
+      segments.splice(n - 2, 2, merged);
+    }
+    return new ToolMap(segments, base.#overlay);
+  }
+
+  /** This map without its last `removed` entries (only the segments they are in are copied). */
+  #withoutLast(removed: number): ToolMap {
+    const segments = [...this.#segments];
+    let overlay = this.#overlay;
+    let skip = removed;
+    while (skip > 0 && segments.length > 0) {
+      const last = segments.pop() as ReadonlyMap<string, ToolNode>;
+      const keep = Math.max(0, last.size - skip);
+      skip -= last.size - keep;
+      const kept = new Map<string, ToolNode>();
+      let i = 0;
+      last.forEach((tool, callId) => {
+        if (i++ < keep) kept.set(callId, tool);
+        else if (overlay.has(callId)) {
+          const copy = new Map(overlay);
+          copy.delete(callId);
+          overlay = copy;
+        }
+      });
+      if (DEV_MODE) groupProbe.toolEntries += kept.size;
+      if (kept.size > 0) segments.push(kept);
+    }
+    return new ToolMap(segments, overlay);
+  }
+
   /** This map without its first `removed` entries (only the segments they are in are copied). */
   #without(removed: number): ToolMap {
     const segments = [...this.#segments];

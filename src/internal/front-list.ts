@@ -41,6 +41,13 @@ export class FrontList<T> {
     this.#items[this.#start + this.#length++] = item;
   }
 
+  /** Drops every item from `length` on (length ≤ this.length); their slots are cleared. */
+  truncate(length: number): void {
+    const end = this.#start + this.#length;
+    for (let i = this.#start + length; i < end; i++) this.#items[i] = undefined;
+    this.#length = length;
+  }
+
   /** Replaces the first `removed` items (at most `length`) with `added`, in that order. */
   replaceFront(removed: number, added: readonly T[]): void {
     let start = this.#start + removed;

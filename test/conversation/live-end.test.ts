@@ -1,0 +1,221 @@
+/**
+ * A call or response starting at the live end, and an attempt settling, cost what changed,
+ * not the session: the Assembler puts the Contexts they open (or move) in order at the end
+ * of its order without sorting the rest, and hands its compose step the nodes dropped and
+ * appended at the end; the Builder regroups only those (and the group they continue) and
+ * appends them to the tools map. Work is counted (Contexts ordered or listed, nodes the
+ * Builder visited, map entries copied), never timed; every publication is compared with a
+ * full rebuild's.
+ */
+import { expect } from 'chai';
+import { assemblerProbe } from '../../src/assembler/probe.js';
+import { Assembler } from '../../src/conversation/assembler.js';
+import type { Conversation } from '../../src/conversation/conversation.js';
+import type { CallfoldEvent, MessageBlock, SessionEvent } from '../../src/events/types.js';
+import { groupProbe } from '../../src/groups/probe.js';
+import {
+  call,
+  message,
+  NOW,
+  result,
+  settle,
+  textDelta,
+  toolDelta,
+} from '../assembler/support/events.js';
+import { describe, it } from '../harness.js';
+
+/** `tools` settled calls in groups of 1–4 with assistant text between. */
+function settled(tools: number): SessionEvent[] {
+  const log: SessionEvent[] = [];
+  let seq = 1;
+  for (let i = 0; i < tools; i++) {
+    if (i % 3 === 0) log.push(message(seq++, `a${i}`, [{ type: 'text', text: `step ${i}` }]));
+    log.push(call(seq++, `c${i}`, 'Read', `{"file_path":"/src/f${i}.ts"}`));
+    log.push(result(seq++, `c${i}`, `out ${i}`));
+  }
+  return log;
+}
+
+interface Attempt {
+  /** Stream batches, one publication each. */
+  readonly batches: CallfoldEvent[][];
+  /** The durable message and calls (none for an attempt retried), then the settle and results. */
+  readonly end: CallfoldEvent[];
+  readonly callIds: readonly string[];
+}
+
+/**
+ * One attempt at the live end: optional text, then `calls` calls whose arguments stream in
+ * 8-character deltas (a few publications each); durable unless `retried` (its Contexts then
+ * lose every Match at the settle).
+ */
+function attempt(
+  id: string,
+  seq: number,
+  calls: number,
+  options: { text?: boolean; retried?: boolean } = {},
+): Attempt {
+  const stream: CallfoldEvent[] = [];
+  const blocks: MessageBlock[] = [];
+  if (options.text) {
+    stream.push(textDelta(id, 0, 'Looking at '), textDelta(id, 0, 'the files.'));
+    blocks.push({ type: 'text', text: 'Looking at the files.' });
+  }
+  const callIds: string[] = [];
+  for (let c = 0; c < calls; c++) {
+    const callId = `${id}_call${c}`;
+    callIds.push(callId);
+    const args = JSON.stringify({ file_path: `/src/${callId}.ts`, content: 'x'.repeat(40) });
+    for (let at = 0; at < args.length; at += 8) {
+      const name = at === 0 ? 'Write' : undefined;
+      stream.push(toolDelta(id, c + 1, callId, args.slice(at, at + 8), name));
+    }
+    blocks.push({ type: 'tool-use', callId, name: 'Write', argsText: args });
+  }
+  const batches: CallfoldEvent[][] = [];
+  for (let at = 0; at < stream.length; at += 5) batches.push(stream.slice(at, at + 5));
+  const end: CallfoldEvent[] = [];
+  if (!options.retried) {
+    end.push(message(seq++, id, blocks));
+    for (const [c, callId] of callIds.entries()) {
+      end.push(
+        call(
+          seq++,
+          callId,
+          'Write',
+          (blocks[c + (options.text ? 1 : 0)] as { argsText: string }).argsText,
+        ),
+      );
+    }
+  }
+  end.push(settle(id));
+  if (!options.retried) for (const callId of callIds) end.push(result(seq++, callId, 'ok'));
+  return { batches, end, callIds };
+}
+
+const work = () =>
+  assemblerProbe.ordered + assemblerProbe.listed + groupProbe.composed + groupProbe.toolEntries;
+
+/** The work of the first publication of a new call, and of the publication of its settle. */
+function liveEndWork(tools: number): { first: number; settle: number } {
+  const assembler = new Assembler({ now: () => NOW });
+  const log = settled(tools);
+  assembler.push(log);
+  assembler.publish();
+  // One attempt before the one measured: its settle leaves the end as a session's would.
+  let seq = log.length + 1;
+  for (const id of ['w0', 'w1']) {
+    const { batches, end } = attempt(id, seq, 1);
+    seq += 10;
+    let before = work();
+    assembler.push(batches[0] as CallfoldEvent[]);
+    assembler.publish();
+    const first = work() - before;
+    for (const batch of batches.slice(1)) {
+      assembler.push(batch);
+      assembler.publish();
+    }
+    assembler.push(end);
+    before = work();
+    assembler.publish();
+    if (id === 'w1') return { first, settle: work() - before };
+  }
+  throw new Error('unreachable');
+}
+
+describe('a call starting and settling at the live end costs what changed', () => {
+  it('with 2,000 settled tools, the first publication of a new call and that of its settle sort nothing and visit a few nodes (failed before: each sorted and listed every Context and regrouped every node)', () => {
+    const large = liveEndWork(2_000);
+    const small = liveEndWork(100);
+    expect(large.first).to.be.at.most(32);
+    expect(large.settle).to.be.at.most(32);
+    expect(large.first).to.be.at.most(small.first + 8);
+    expect(large.settle).to.be.at.most(small.settle + 8);
+  });
+
+  it('(negative control) a settle whose Contexts are farther from the end than the repair looks sorts and lists every Context, and the count shows it', () => {
+    const assembler = new Assembler({ now: () => NOW });
+    assembler.push(settled(2_000));
+    assembler.publish();
+    const { batches, end } = attempt('early', 100_000, 1);
+    for (const batch of batches) {
+      assembler.push(batch);
+      assembler.publish();
+    }
+    // 100 calls (200 Contexts with their messages) opened after the live one, then its settle.
+    let seq = 200_000;
+    const later: SessionEvent[] = [];
+    for (let i = 0; i < 100; i++) {
+      later.push(message(seq++, `later${i}`, [{ type: 'text', text: `later ${i}` }]));
+      later.push(call(seq++, `later_c${i}`, 'Read', '{"file_path":"/a.ts"}'));
+    }
+    assembler.push(later);
+    assembler.publish();
+    assembler.push(end);
+    const before = work();
+    assembler.publish();
+    expect(work() - before).to.be.at.least(2_000);
+  });
+
+  it('every publication equals a full rebuild through calls, parallel calls, text, retried attempts and settles; items and tools that did not change stay the same objects', () => {
+    const assembler = new Assembler({ now: () => NOW });
+    const all: CallfoldEvent[] = [...settled(40)];
+    assembler.push(all);
+    let previous = assembler.publish();
+    let seq = 1_000;
+    const plan: { calls: number; text?: boolean; retried?: boolean }[] = [
+      { calls: 1 },
+      { calls: 1 },
+      { calls: 3, text: true },
+      { calls: 2, retried: true },
+      { calls: 1, text: true },
+      { calls: 0, text: true },
+      { calls: 2 },
+      { calls: 1, retried: true },
+      { calls: 4, text: true },
+    ];
+    let publications = 0;
+    for (const [n, step] of plan.entries()) {
+      const { batches, end, callIds } = attempt(`p${n}`, seq, step.calls, step);
+      seq += 20;
+      for (const events of [...batches, end]) {
+        assembler.push(events);
+        all.push(...events);
+        const published = assembler.publish();
+        publications++;
+        const rebuilt = new Assembler({ now: () => NOW });
+        rebuilt.push(all);
+        expect(shape(published)).to.deep.equal(shape(rebuilt.publish()));
+        // Every item but the last three (the live attempt's response and group, and the
+        // group it may continue) is the object published before, at the same index.
+        for (let i = 0; i < previous.items.length - 3; i++) {
+          expect(published.items[i]).to.equal(previous.items[i]);
+        }
+        for (const [callId, tool] of previous.tools) {
+          if (!callIds.includes(callId)) expect(published.tools.get(callId)).to.equal(tool);
+        }
+        previous = published;
+      }
+    }
+    expect(publications).to.be.greaterThan(30);
+  });
+});
+
+function shape(conversation: Conversation): unknown {
+  return {
+    items: conversation.items.map((item) =>
+      item.kind === 'group'
+        ? {
+            id: item.id,
+            tools: item.tools.map((t) => `${t.callId}:${t.stage}:${t.argsRaw?.length}`),
+            summary: item.summary,
+            detail: item.detail,
+          }
+        : { id: item.id, kind: item.kind },
+    ),
+    tools: [...conversation.tools].map(
+      ([callId, tool]) => `${callId}:${tool.stage}:${tool.argsRaw?.length}`,
+    ),
+    size: conversation.tools.size,
+  };
+}
