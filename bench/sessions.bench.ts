@@ -28,7 +28,8 @@
  * - sdk: one 512 KiB write over loopback through each official SDK (bench/support/sdk-streams.ts):
  *   iterating its stream alone, adapter + `assemble()`, and the SDK's own helper; wall time,
  *   and the process's CPU time beside it (on a loaded machine, wall time mostly measures
- *   waiting for a core).
+ *   waiting for a core). A last column, outside goal 5: adapter + `assemble()` over the
+ *   same request's raw response (`.asResponse()`), which skips the SDK's SSE decoder.
  *
  * `--markdown` prints the tables as Markdown (to paste into README.md and bench/README.md).
  * `BENCH_ROUNDS=1` runs one worker per row instead of three. `--only sdk` runs the sdk rows
@@ -399,6 +400,7 @@ async function main(): Promise<void> {
     { title: 'SDK stream helper', align: 'right' },
     { title: '÷ stream alone', align: 'right' },
     { title: '÷ helper', align: 'right' },
+    { title: 'adapter + assemble() over `.asResponse()`', align: 'right' },
   ];
   const sdkRows = PROVIDERS.map((provider) => [
     provider === 'anthropic'
@@ -409,6 +411,7 @@ async function main(): Promise<void> {
     `${fmt(sdk(provider, 'helper'), 0)} ms`,
     ratio(sdk(provider, 'callfold') / sdk(provider, 'iterate')),
     ratio(sdk(provider, 'callfold') / sdk(provider, 'helper')),
+    `${fmt(sdk(provider, 'response'), 0)} ms`,
   ]);
   const cpuColumns: Column[] = [
     { title: 'CPU time (every thread)' },
@@ -416,6 +419,7 @@ async function main(): Promise<void> {
     { title: 'adapter + assemble()', align: 'right' },
     { title: 'SDK stream helper', align: 'right' },
     { title: '÷ stream alone', align: 'right' },
+    { title: 'over `.asResponse()`', align: 'right' },
   ];
   const cpu = (provider: SdkProvider, variant: SdkVariant) =>
     figure(`sdk ${provider} ${variant}`, 'cpuMs');
@@ -425,6 +429,7 @@ async function main(): Promise<void> {
     `${fmt(cpu(provider, 'callfold'), 0)} ms`,
     `${fmt(cpu(provider, 'helper'), 0)} ms`,
     ratio(cpu(provider, 'callfold') / cpu(provider, 'iterate')),
+    `${fmt(cpu(provider, 'response'), 0)} ms`,
   ]);
   const sdkWorst = Math.max(...PROVIDERS.map((p) => sdk(p, 'callfold') / sdk(p, 'iterate')));
   const sdkFaster = PROVIDERS.every((p) => sdk(p, 'callfold') < sdk(p, 'helper'));

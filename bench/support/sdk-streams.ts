@@ -14,10 +14,15 @@ import { buildWriteArguments } from './content.js';
  * in the same worker: iterating the SDK's stream alone, adapter + `assemble()` (default
  * scheduler), and the SDK's own stream helper (`messages.stream().finalMessage()`,
  * `chat.completions.stream().finalChatCompletion()`).
+ *
+ * A fourth variant, not part of goal 5, is adapter + `assemble()` over the same request's raw
+ * response (`create({ stream: true }).asResponse()`): callfold's own SSE decoder instead of
+ * the SDK's, which copies what is left of its buffer for every SSE message (76,000 copies,
+ * ~550 MB, per 512 KiB write; docs/decisions/0011-sdk-stream-costs.md).
  */
 export type SdkProvider = 'anthropic' | 'openai';
-export type SdkVariant = 'iterate' | 'callfold' | 'helper';
-export const SDK_VARIANTS: readonly SdkVariant[] = ['iterate', 'callfold', 'helper'];
+export type SdkVariant = 'iterate' | 'callfold' | 'helper' | 'response';
+export const SDK_VARIANTS: readonly SdkVariant[] = ['iterate', 'callfold', 'helper', 'response'];
 
 /** The SSE body: the write's arguments in 16-character fragments. */
 function sseBody(provider: SdkProvider): { body: string; fragments: number; argsLength: number } {
@@ -165,6 +170,11 @@ function anthropicRun(url: string, variant: SdkVariant): () => Promise<number> {
       const block = message.content[0];
       return block?.type === 'tool_use' ? JSON.stringify(block.input).length : -1;
     }
+    if (variant === 'response') {
+      const response = await client.messages.create({ ...params, stream: true }).asResponse();
+      const conversation = await lastValueFrom(fromAnthropicMessages(response).pipe(assemble()));
+      return conversation.tools.get('toolu_bench')?.argsRaw?.length ?? -1;
+    }
     const stream = await client.messages.create({ ...params, stream: true });
     if (variant === 'iterate') {
       let length = 0;
@@ -188,6 +198,15 @@ function openaiRun(url: string, variant: SdkVariant): () => Promise<number> {
       const completion = await client.chat.completions.stream(params).finalChatCompletion();
       const call = completion.choices[0]?.message.tool_calls?.[0];
       return call?.type === 'function' ? call.function.arguments.length : -1;
+    }
+    if (variant === 'response') {
+      const response = await client.chat.completions
+        .create({ ...params, stream: true })
+        .asResponse();
+      const conversation = await lastValueFrom(
+        fromOpenAIChatCompletions(response).pipe(assemble()),
+      );
+      return conversation.tools.get('call_bench')?.argsRaw?.length ?? -1;
     }
     const stream = await client.chat.completions.create({ ...params, stream: true });
     if (variant === 'iterate') {

@@ -3,7 +3,7 @@ import type { CallfoldEvent } from '../events/types.js';
 import { type AdapterOptions, type AdapterRun, adapt } from './adapter-run.js';
 import { DONE, type ProviderSource } from './provider-source.js';
 import { errorMessage, ProviderStreamError } from './provider-stream-error.js';
-import { field, isRecord, list } from './read-chunk.js';
+import { isRecord } from './read-chunk.js';
 import { isCut, stopReasonOf } from './stop-reason.js';
 
 const provider = 'openai-chat-completions';
@@ -65,59 +65,79 @@ function chatCompletionsFolder(run: AdapterRun): (chunk: unknown) => void {
     return key;
   };
 
+  // One chunk per delta: a 512 KiB write is ~38,000 of them, each `{ choices: [{ delta:
+  // { tool_calls: [{ index, function: { arguments } }] } }] }`. Fields are read once each
+  // and straight off the chunk (no helper taking the field's name, no array made for a
+  // missing list), and a chunk without `finish_reason` stops before the stop-reason lookup:
+  // the same checks as any chunk, at ~5 ms less per 512 KiB write (docs/decisions/0011).
   return (chunk) => {
     if (chunk === DONE) {
       run.finish();
       return;
     }
     if (!isRecord(chunk)) return;
-    if (chunk.error !== undefined && chunk.error !== null) {
-      throw new ProviderStreamError(provider, errorMessage(chunk.error, 'stream error'), {
+    const error = chunk.error;
+    if (error !== undefined && error !== null) {
+      throw new ProviderStreamError(provider, errorMessage(error, 'stream error'), {
         payload: chunk,
       });
     }
     const attempt = run.attempt();
-    if (typeof chunk.id === 'string' && chunk.id !== '') attempt.messageId ??= chunk.id;
+    if (attempt.messageId === undefined) {
+      const id = chunk.id;
+      if (typeof id === 'string' && id !== '') attempt.messageId = id;
+    }
     const choice = firstChoice(chunk.choices);
-    if (!choice) return;
-    const delta = field(choice, 'delta');
-    if (delta) {
-      const reasoning =
-        typeof delta.reasoning_content === 'string' ? delta.reasoning_content : delta.reasoning;
+    if (choice === undefined) return;
+    const delta = choice.delta;
+    if (isRecord(delta)) {
+      const reasoningContent = delta.reasoning_content;
+      const reasoning = typeof reasoningContent === 'string' ? reasoningContent : delta.reasoning;
       // An empty string opens no block: first chunks often carry `content: ''` before any
       // reasoning, which would otherwise put an empty text block first.
-      if (reasoning !== '') attempt.text('reasoning', reasoning, true);
-      if (delta.content !== '') attempt.text('text', delta.content);
-      attempt.text('text', delta.refusal);
-      const calls = list(delta.tool_calls);
-      for (let position = 0; position < calls.length; position++) {
-        const call = calls[position];
-        if (!isRecord(call)) continue;
-        const index = typeof call.index === 'number' ? call.index : position;
-        const custom = field(call, 'custom');
-        if (custom || call.type === 'custom') {
-          attempt.tool(slotOf(index, call.id), {
-            id: call.id,
-            name: custom?.name,
-            args: custom?.input,
-            input: 'text',
-          });
-          continue;
-        }
-        const fn = field(call, 'function');
-        if (call.id === undefined && fn?.name === undefined) {
-          // Most chunks of a call: an argument fragment alone (the hot path).
-          attempt.args(slotOf(index, undefined), fn?.arguments);
-        } else {
-          attempt.tool(slotOf(index, call.id), {
-            id: call.id,
-            name: fn?.name,
-            args: fn?.arguments,
-          });
+      if (typeof reasoning === 'string' && reasoning !== '') {
+        attempt.text('reasoning', reasoning, true);
+      }
+      const content = delta.content;
+      if (typeof content === 'string' && content !== '') attempt.text('text', content);
+      const refusal = delta.refusal;
+      if (typeof refusal === 'string') attempt.text('text', refusal);
+      const calls = delta.tool_calls;
+      if (Array.isArray(calls)) {
+        for (let position = 0, count = calls.length; position < count; position++) {
+          const call: unknown = calls[position];
+          if (!isRecord(call)) continue;
+          const given = call.index;
+          const index = typeof given === 'number' ? given : position;
+          const custom = call.custom;
+          if (isRecord(custom) || call.type === 'custom') {
+            const input = isRecord(custom) ? custom : undefined;
+            attempt.tool(slotOf(index, call.id), {
+              id: call.id,
+              name: input?.name,
+              args: input?.input,
+              input: 'text',
+            });
+            continue;
+          }
+          const fnValue = call.function;
+          const fn = isRecord(fnValue) ? fnValue : undefined;
+          if (call.id === undefined && fn?.name === undefined) {
+            // Most chunks of a call: an argument fragment alone (the hot path).
+            attempt.args(slotOf(index, undefined), fn?.arguments);
+          } else {
+            attempt.tool(slotOf(index, call.id), {
+              id: call.id,
+              name: fn?.name,
+              args: fn?.arguments,
+            });
+          }
         }
       }
     }
-    const stopReason = stopReasonOf(choice.finish_reason);
+    const finish = choice.finish_reason;
+    if (finish === undefined || finish === null) return;
+    const stopReason = stopReasonOf(finish);
     if (stopReason !== undefined) run.finish({ stopReason, truncated: isCut(stopReason) });
   };
 }
@@ -125,7 +145,8 @@ function chatCompletionsFolder(run: AdapterRun): (chunk: unknown) => void {
 /** Choice 0 of a chunk (a choice without `index` counts as 0), if it is an object. */
 function firstChoice(choices: unknown): Record<string, unknown> | undefined {
   if (!Array.isArray(choices)) return undefined;
-  for (const choice of choices) {
+  for (let i = 0, count = choices.length; i < count; i++) {
+    const choice: unknown = choices[i];
     if (isRecord(choice) && (choice.index ?? 0) === 0) return choice;
   }
   return undefined;

@@ -211,3 +211,60 @@ describe('fromOpenAIChatCompletions', () => {
     ]);
   });
 });
+
+describe('fromOpenAIChatCompletions: work per chunk', () => {
+  /** `value` with every object in it behind a Proxy that counts reads by path (`choices.0.delta`). */
+  function counted(value: unknown, reads: Map<string, number>, path = ''): unknown {
+    if (typeof value !== 'object' || value === null) return value;
+    return new Proxy(value, {
+      get(target, key, receiver) {
+        const name = `${path}${String(key)}`;
+        reads.set(name, (reads.get(name) ?? 0) + 1);
+        return counted(Reflect.get(target, key, receiver), reads, `${name}.`);
+      },
+    });
+  }
+
+  it('reads each field of a continuing chunk once, and its id only until the message has one (negative control: the first chunk reads its id)', async () => {
+    const first = new Map<string, number>();
+    const continuing = new Map<string, number>();
+    const { events } = await run(fromOpenAIChatCompletions, [
+      counted(calls({ index: 0, id: 'call_a', function: { name: 'Write', arguments: '' } }), first),
+      counted(calls({ index: 0, function: { arguments: '{"file_path":' } }), continuing),
+      calls({ index: 0, function: { arguments: '"a.ts"}' } }),
+      done,
+    ]);
+    expect(ofType(events, 'tool/call')[0]?.args).to.equal('{"file_path":"a.ts"}');
+    // The counter sees reads: the first chunk names the message.
+    expect(first.get('id')).to.be.at.least(1);
+    expect(continuing.has('id')).to.equal(false);
+    const twice = [...continuing].filter(([, count]) => count > 1).map(([name]) => name);
+    expect(twice).to.deep.equal([]);
+    // What a continuing fragment costs: these fields, each once (the hot path of a 512 KiB write).
+    expect([...continuing.keys()].sort()).to.deep.equal(
+      [
+        'choices',
+        'choices.0',
+        'choices.0.delta',
+        'choices.0.delta.content',
+        'choices.0.delta.reasoning',
+        'choices.0.delta.reasoning_content',
+        'choices.0.delta.refusal',
+        'choices.0.delta.tool_calls',
+        'choices.0.delta.tool_calls.0',
+        'choices.0.delta.tool_calls.0.custom',
+        'choices.0.delta.tool_calls.0.function',
+        'choices.0.delta.tool_calls.0.function.arguments',
+        'choices.0.delta.tool_calls.0.function.name',
+        'choices.0.delta.tool_calls.0.id',
+        'choices.0.delta.tool_calls.0.index',
+        'choices.0.delta.tool_calls.0.type',
+        'choices.0.finish_reason',
+        'choices.0.index',
+        'choices.length',
+        'choices.0.delta.tool_calls.length',
+        'error',
+      ].sort(),
+    );
+  });
+});
