@@ -6,17 +6,20 @@ import { groupProbe } from './probe.js';
  * The `tools` of a Grouping: every tool node by callId, in log order, read-only.
  *
  * Publications in a long session change a few entries of a large map: a call streaming while
- * thousands are settled replaces one, an older history page adds a few at the front. Neither
- * may copy every entry. A ToolMap never changes after it is made; it shares its storage with
- * the ToolMaps published before it:
+ * thousands are settled replaces one, a new call adds one at the end, an older history page
+ * adds a few at the front. None may copy every entry. A ToolMap never changes after it is
+ * made; it shares its storage with the ToolMaps published before it:
  *
- * 1. Segments: Maps in log order, each at least twice the size of the one before it (a
- *    binary counter growing at the front). `prepended()` adds a segment at the front and
- *    merges the smallest ones until that holds again, so an entry is copied O(log size) times
- *    over a session paged in from the end, and a lookup reads O(log size) Maps.
- * 2. Overlay: entries replaced in place. `with()` copies only the overlay, and folds it into
- *    one segment once it holds more than √size entries: a publication that replaces one
- *    entry costs O(√size) amortized instead of O(size).
+ * 1. Segments: Maps in log order, smaller towards either end (a binary counter growing at
+ *    the front, another at the back). `prepended()` adds a segment at the front and merges
+ *    the first two while the first is more than half the second; `appended()` does the same
+ *    at the back. An entry is copied O(log size) times over a session paged in from the end
+ *    or grown at the live end, and a lookup reads O(log size) Maps.
+ * 2. Entries replaced in place: in a copy of the last segment when it is small (≤ 16
+ *    entries: the live end, where a streaming call is, usually), else in an overlay that
+ *    `with()` copies, folded into one segment once it holds more than √size entries. A call
+ *    streaming and settling at the live end costs O(1) a publication; one replaced elsewhere
+ *    (a late result of an old call) O(√size) amortized, instead of O(size).
  */
 export class ToolMap implements ReadonlyMap<string, ToolNode> {
   /** In log order; never written once shared. */
@@ -41,15 +44,40 @@ export class ToolMap implements ReadonlyMap<string, ToolNode> {
     return new ToolMap([new Map(tools.map((tool) => [tool.callId, tool]))], EMPTY);
   }
 
-  /** A ToolMap with `replaced` (tools whose callIds are held) in place of the nodes held. */
+  /**
+   * A ToolMap with `replaced` (tools whose callIds are held) in place of the nodes held: in
+   * a copy of the last segment when they are in it and it is small (the live end: a call
+   * streaming or settling, which `appended` put there), else in a copy of the overlay.
+   */
   with(replaced: readonly ToolNode[]): ToolMap {
     if (replaced.length === 0) return this;
-    const overlay = new Map(this.#overlay);
-    for (const tool of replaced) overlay.set(tool.callId, tool);
-    if (DEV_MODE) groupProbe.toolEntries += overlay.size;
-    if (overlay.size * overlay.size <= this.#size) return new ToolMap(this.#segments, overlay);
+    const segments = this.#segments;
+    const last = segments[segments.length - 1];
+    let tail: Map<string, ToolNode> | undefined;
+    let overlay: Map<string, ToolNode> | undefined;
+    for (const tool of replaced) {
+      if (last !== undefined && last.size <= SMALL_SEGMENT && last.has(tool.callId)) {
+        tail ??= new Map(last);
+        tail.set(tool.callId, tool);
+        if ((overlay ?? this.#overlay).has(tool.callId)) {
+          overlay ??= new Map(this.#overlay);
+          overlay.delete(tool.callId);
+        }
+      } else {
+        overlay ??= new Map(this.#overlay);
+        overlay.set(tool.callId, tool);
+      }
+    }
+    if (DEV_MODE) groupProbe.toolEntries += (tail?.size ?? 0) + (overlay?.size ?? 0);
+    const kept = tail ? [...segments.slice(0, -1), tail] : segments;
+    if (overlay === undefined) return new ToolMap(kept, this.#overlay);
+    if (overlay.size * overlay.size <= this.#size) return new ToolMap(kept, overlay);
     const merged = new Map<string, ToolNode>();
-    for (const [callId, tool] of this) merged.set(callId, overlay.get(callId) ?? tool);
+    for (const segment of kept) {
+      segment.forEach((tool, callId) => {
+        merged.set(callId, (overlay as Map<string, ToolNode>).get(callId) ?? tool);
+      });
+    }
     if (DEV_MODE) groupProbe.toolEntries += merged.size;
     return new ToolMap([merged], EMPTY);
   }
@@ -232,3 +260,9 @@ export class ToolMap implements ReadonlyMap<string, ToolNode> {
 }
 
 const EMPTY: ReadonlyMap<string, ToolNode> = new Map();
+
+/**
+ * The largest last segment `with()` copies to replace an entry in it rather than adding the
+ * entry to the overlay (which every later `with()` copies, until it is folded in).
+ */
+const SMALL_SEGMENT = 16;
