@@ -10,13 +10,12 @@ import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { performance as hooks, monitorEventLoopDelay } from 'node:perf_hooks';
 import { encodeSSE } from '../src/events/sse.js';
-import type { StreamEvent } from '../src/events/types.js';
 import { memoryStore } from '../src/server/memory-store.js';
 import { toNodeListener } from '../src/server/node-listener.js';
 import { redisStore } from '../src/server/redis/redis-store.js';
 import { sessionHandler } from '../src/server/session-handler.js';
 import type { SessionStore } from '../src/server/session-store.js';
-import { writeDeltas } from './support/write-deltas.js';
+import { sseOffsets, writeDeltas } from './support/write-deltas.js';
 
 const [mode = 'memory', url = '', fanOut = ''] = process.argv.slice(2);
 /** The stores' `fanOutMs` (`--fan-out-ms` of the bench); empty: their default. */
@@ -27,22 +26,85 @@ const send = (message: unknown) => process.send?.(message);
 let store: SessionStore | undefined;
 const floorClients = new Set<ServerResponse>();
 let server: ReturnType<typeof createServer>;
-/** Counts the response's writes into passes (see `countWrite`). */
-function counted(response: ServerResponse): void {
+
+/**
+ * Where each sampled message of one follower went through the server (the latency
+ * breakdown): the time its bytes were handed to `res.write`, the start of the pass that
+ * wrote them, and whether that write came after a refused one (the follower had waited for
+ * `drain`). The body's bytes are counted as the bench's reader counts them (a leading
+ * heartbeat comment skipped), so a write completes the sampled messages whose end it
+ * reaches. Made when the stream starts (`produce`); keyed by the follower's `?f=` index.
+ */
+interface Trace {
+  bytes: number;
+  next: number;
+  refusedLast: boolean;
+  readonly written: Float64Array;
+  readonly passStart: Float64Array;
+  readonly flushed: Float64Array;
+  readonly afterRefusal: Uint8Array;
+}
+const traced = new Map<number, { trace: Trace | undefined }>();
+/** The byte offsets at which the sampled messages end (set by `produce`). */
+let marks = new Float64Array(0);
+
+function note(slot: { trace: Trace | undefined }, chunk: unknown): number {
+  const trace = slot.trace;
+  if (!trace) return -1;
+  const bytes =
+    typeof chunk === 'string' ? Buffer.byteLength(chunk) : (chunk as Uint8Array).byteLength;
+  if (trace.bytes === 0 && bytes > 0 && (chunk as Uint8Array)[0] === 58 /* ':' */) return -1;
+  trace.bytes += bytes;
+  const at = now();
+  const start = pass ? performance.timeOrigin + pass.start : at;
+  const from = trace.next;
+  while (trace.next < marks.length && (marks[trace.next] as number) <= trace.bytes) {
+    trace.written[trace.next] = at;
+    trace.passStart[trace.next] = start;
+    trace.afterRefusal[trace.next] = trace.refusedLast ? 1 : 0;
+    trace.next++;
+  }
+  return from;
+}
+
+/** The write's callback: its bytes went to the kernel (Node flushes a response's writes
+ * after the current task, uncorking each socket in turn). */
+function flushed(trace: Trace, from: number, to: number): void {
+  const at = now();
+  for (let m = from; m < to; m++) trace.flushed[m] = at;
+}
+
+/** Counts the response's writes into passes (see `countWrite`) and traces them (`note`). */
+function counted(response: ServerResponse, url = ''): void {
+  const index = Number(/[?&]f=(\d+)/.exec(url)?.[1] ?? -1);
+  const slot: { trace: Trace | undefined } = { trace: undefined };
+  if (index >= 0) {
+    traced.set(index, slot);
+    response.once('close', () => {
+      if (traced.get(index) === slot) traced.delete(index);
+    });
+  }
   const write = response.write;
   response.write = function (this: ServerResponse, ...args: never[]) {
     countWrite();
+    const from = note(slot, args[0]);
+    const trace = slot.trace;
+    const to = trace?.next ?? -1;
+    if (trace && from >= 0 && to > from && args.length === 1) {
+      (args as unknown[]).push(() => flushed(trace, from, to));
+    }
     const accepted = (write as (...a: never[]) => boolean).apply(this, args);
     if (!accepted) refused++;
+    if (trace && from >= 0) trace.refusedLast = !accepted;
     return accepted;
   } as typeof write;
 }
 if (mode === 'floor') {
-  server = createServer((_request, response) => {
+  server = createServer((request, response) => {
     response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-store' });
     response.flushHeaders();
     floorClients.add(response);
-    counted(response);
+    counted(response, request.url);
     response.once('close', () => floorClients.delete(response));
   });
 } else {
@@ -53,7 +115,7 @@ if (mode === 'floor') {
   });
   const listener = toNodeListener(handler);
   server = createServer((request, response) => {
-    counted(response);
+    counted(response, request.url);
     listener(request, response);
   });
 }
@@ -100,6 +162,21 @@ async function produce(
 ) {
   const events = writeDeltas(warm + count, `att_${session}`);
   const sent = new Float64Array(Math.ceil(count / sample));
+  /** When each sampled event was handed to the store (the floor: written to every response). */
+  const handed = new Float64Array(sent.length);
+  const { ends } = sseOffsets(events);
+  marks = Float64Array.from({ length: sent.length }, (_, m) => ends[warm + m * sample] as number);
+  for (const slot of traced.values()) {
+    slot.trace = {
+      bytes: 0,
+      next: 0,
+      refusedLast: false,
+      written: new Float64Array(marks.length),
+      passStart: new Float64Array(marks.length),
+      flushed: new Float64Array(marks.length),
+      afterRefusal: new Uint8Array(marks.length),
+    };
+  }
   const lag = monitorEventLoopDelay({ resolution: 1 });
   let cpu = process.cpuUsage();
   let utilization = hooks.eventLoopUtilization();
@@ -117,9 +194,13 @@ async function produce(
         refused = 0;
         measuredFrom = now();
       }
+      const at = now();
       for (let j = Math.max(k, warm); j < due; j++) {
         const m = j - warm;
-        if (m % sample === 0) sent[m / sample] = start + (j * 1000) / perSecond;
+        if (m % sample === 0) {
+          sent[m / sample] = start + (j * 1000) / perSecond;
+          handed[m / sample] = at;
+        }
       }
       const batch = events.slice(k, due);
       k = due;
@@ -148,6 +229,7 @@ async function produce(
   send({
     type: 'produced',
     sent: [...sent],
+    handed,
     cpuMs: (used.user + used.system) / 1000,
     bytes,
     server: {
@@ -174,6 +256,15 @@ process.on('message', async (message: { type: string; [key: string]: unknown }) 
       Number(message.perSecond),
       Number(message.sample),
     );
+  } else if (message.type === 'trace') {
+    // The latency breakdown's server side, per follower index (after a run).
+    const traces: Record<number, Omit<Trace, 'bytes' | 'next' | 'refusedLast'>> = {};
+    for (const [index, slot] of traced) {
+      if (!slot.trace) continue;
+      const { written, passStart, flushed, afterRefusal } = slot.trace;
+      traces[index] = { written, passStart, flushed, afterRefusal };
+    }
+    send({ type: 'trace', traces });
   } else if (message.type === 'clock') {
     send({ type: 'clock', at: now() });
   } else if (message.type === 'memory') {

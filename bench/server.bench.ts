@@ -89,6 +89,8 @@ async function worker(mode: string, url = ''): Promise<Worker> {
     // BENCH_WORKER_ARGS: extra node flags for the server processes, e.g. `--cpu-prof`.
     execArgv: ['--expose-gc', ...(process.env.BENCH_WORKER_ARGS ?? '').split(' ').filter(Boolean)],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    // Structured clone: the latency breakdown's traces come back as typed arrays.
+    serialization: 'advanced',
   });
   const ask = <T>(message: object, reply: string) =>
     new Promise<T>((resolve) => {
@@ -129,6 +131,7 @@ function follow(
   session: string,
   plan: { body: Buffer; length: number; marks: Float64Array },
   keep = false,
+  index = -1,
 ) {
   const received = new Float64Array(plan.marks.length);
   const kept: Buffer[] = [];
@@ -163,7 +166,7 @@ function follow(
   const socket = connect(port, '127.0.0.1', () => {
     socket.setNoDelay(true);
     socket.write(
-      `GET /sessions/${session} HTTP/1.1\r\nhost: 127.0.0.1\r\naccept: text/event-stream\r\n\r\n`,
+      `GET /sessions/${session}${index >= 0 ? `?f=${index}` : ''} HTTP/1.1\r\nhost: 127.0.0.1\r\naccept: text/event-stream\r\n\r\n`,
     );
   });
   socket.on('data', (chunk: Buffer) => {
@@ -242,6 +245,83 @@ function percentile(sorted: readonly number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] as number;
 }
 
+/** One follower's sampled messages as the server wrote them (server-worker.ts `Trace`). */
+interface Trace {
+  written: Float64Array;
+  passStart: Float64Array;
+  flushed: Float64Array;
+  afterRefusal: Uint8Array;
+}
+
+/**
+ * The latency breakdown of a fan-out row: each sampled delivery (follower, message) split
+ * into its parts, on the bench's clock (server times corrected by their process's offset):
+ * - `producer`: due → handed to the store (the producer's loop late: the server busy);
+ * - `toPass`: handed → the start of the pass that wrote it (the running pass, the window,
+ *   or a wait for `drain`);
+ * - `inPass`: the pass's start → its bytes handed to this follower's `res.write` (the
+ *   follower's position in the pass's JavaScript);
+ * - `toKernel`: `res.write` → its callback: the bytes went to the socket (Node's HTTP
+ *   response corks the socket and writes after the current task: one `writev` per
+ *   follower, in turn, after the pass's JavaScript; a full socket waits for the reader);
+ * - `toRead`: in the socket → read by the bench (the reader's own delay).
+ * Each part's p50 and p99 over all deliveries, and its mean over the slowest 1% (what makes
+ * the p99) and over all; `afterRefusal`: the share of deliveries written after a refused
+ * write (the follower had waited for `drain`), over all and over the slowest 1%.
+ */
+function breakdown(
+  followers: readonly { received: Float64Array; trace: Trace | undefined; offset: number }[],
+  sent: readonly number[],
+  handed: Float64Array,
+  offset: number,
+) {
+  const parts = ['producer', 'toPass', 'inPass', 'toKernel', 'toRead'] as const;
+  const rows: { total: number; part: number[]; refused: number }[] = [];
+  for (const { received, trace, offset: own } of followers) {
+    if (!trace) continue;
+    for (const [k, due] of sent.entries()) {
+      const read = received[k] as number;
+      const written = trace.written[k] as number;
+      const flushed = trace.flushed[k] as number;
+      if (!(read > 0 && written > 0 && flushed > 0)) continue;
+      const at = [
+        due - offset,
+        (handed[k] as number) - offset,
+        (trace.passStart[k] as number) - own,
+        written - own,
+        flushed - own,
+        read,
+      ];
+      rows.push({
+        total: read - (due - offset),
+        part: parts.map((_, i) => (at[i + 1] as number) - (at[i] as number)),
+        refused: trace.afterRefusal[k] as number,
+      });
+    }
+  }
+  if (rows.length === 0) return { breakdown: 'no traces' };
+  rows.sort((a, b) => a.total - b.total);
+  const tail = rows.slice(Math.floor(rows.length * 0.99));
+  const mean = (list: typeof rows, pick: (r: (typeof rows)[number]) => number) =>
+    Math.round((list.reduce((sum, r) => sum + pick(r), 0) / list.length) * 10) / 10;
+  const result: Record<string, string> = {};
+  for (const [i, name] of parts.entries()) {
+    const sorted = rows.map((r) => r.part[i] as number).sort((a, b) => a - b);
+    result[name] =
+      `p50 ${percentile(sorted, 50).toFixed(1)} p99 ${percentile(sorted, 99).toFixed(1)} | ` +
+      `mean ${mean(rows, (r) => r.part[i] as number)}, slowest 1% ${mean(tail, (r) => r.part[i] as number)}`;
+  }
+  result.total = `p50 ${percentile(
+    rows.map((r) => r.total),
+    50,
+  ).toFixed(1)} p99 ${percentile(
+    rows.map((r) => r.total),
+    99,
+  ).toFixed(1)} | mean ${mean(rows, (r) => r.total)}, slowest 1% ${mean(tail, (r) => r.total)}`;
+  result.afterRefusal = `${(mean(rows, (r) => r.refused * 100)).toFixed(1)}% of deliveries, ${mean(tail, (r) => r.refused * 100).toFixed(1)}% of the slowest 1%`;
+  return { breakdownMs: result, traced: rows.length };
+}
+
 interface FanOut {
   name: string;
   n: number;
@@ -262,14 +342,16 @@ async function fanOut(
   const warm = Math.min(2000, deltaCount);
   const plan = expected(session, warm, deltaCount);
   const followers = Array.from({ length: n }, (_, i) =>
-    follow((instances[i % instances.length] as Worker).port, session, plan, i === 0),
+    follow((instances[i % instances.length] as Worker).port, session, plan, i === 0, i),
   );
   // Every follower served (its response head read) before the stream starts: on a loaded
   // machine 1,000 connections take seconds, and a follower that joined late got the
   // attempt as a replay, counted as seconds of latency.
   await Promise.race([Promise.all(followers.map((f) => f.connected)), sleep(60_000)]);
   await sleep(500); // registered in the store (a Redis follow reads a snapshot first)
-  const clock = await clockOffset(instances[0] as Worker);
+  const clocks: { offset: number; rtt: number }[] = [];
+  for (const w of instances) clocks.push(await clockOffset(w));
+  const clock = clocks[0] as { offset: number; rtt: number };
   const cpuBefore = await Promise.all(
     instances.map((w) => w.ask<{ cpuMs: number }>({ type: 'cpu' }, 'cpu')),
   );
@@ -277,6 +359,7 @@ async function fanOut(
   const clientStart = now();
   const produced = await (instances[0] as Worker).ask<{
     sent: number[];
+    handed: Float64Array;
     bytes: number;
     server: Record<string, number>;
   }>({ type: 'produce', session, count: deltaCount, warm, perSecond, sample }, 'produced');
@@ -285,6 +368,19 @@ async function fanOut(
   const clientShare = (clientUsed.user + clientUsed.system) / 1000 / (now() - clientStart);
   const cpuAfter = await Promise.all(
     instances.map((w) => w.ask<{ cpuMs: number }>({ type: 'cpu' }, 'cpu')),
+  );
+  const traces = await Promise.all(
+    instances.map((w) => w.ask<{ traces: Record<number, Trace> }>({ type: 'trace' }, 'trace')),
+  );
+  const split = breakdown(
+    followers.map((f, i) => ({
+      received: f.received,
+      trace: traces[i % instances.length]?.traces[i],
+      offset: (clocks[i % instances.length] as { offset: number }).offset,
+    })),
+    produced.sent,
+    produced.handed,
+    clock.offset,
   );
   const latencies: number[] = [];
   let complete = 0;
@@ -312,6 +408,7 @@ async function fanOut(
     clientCpuShare: round(clientShare),
     server: Object.fromEntries(Object.entries(produced.server).map(([k, v]) => [k, round(v)])),
   });
+  console.log(split);
   return {
     name,
     n,
