@@ -42,6 +42,8 @@ interface Trace {
   readonly written: Float64Array;
   readonly passStart: Float64Array;
   readonly flushed: Float64Array;
+  /** The first sampled message not yet known to be in the kernel. */
+  flushedNext: number;
   readonly afterRefusal: Uint8Array;
 }
 const traced = new Map<number, { trace: Trace | undefined }>();
@@ -67,11 +69,17 @@ function note(slot: { trace: Trace | undefined }, chunk: unknown): number {
   return from;
 }
 
-/** The write's callback: its bytes went to the kernel (Node flushes a response's writes
- * after the current task, uncorking each socket in turn). */
-function flushed(trace: Trace, from: number, to: number): void {
+/**
+ * The sampled messages before `to` are in the kernel now. Node's HTTP response corks its
+ * socket at a write and uncorks it after the current task (one `writev` per follower, in
+ * turn, after the pass's JavaScript): stamped right after that uncork when the socket took
+ * every byte, else by the write's callback (once the reader made room).
+ */
+function flushed(trace: Trace, to: number): void {
+  if (to <= trace.flushedNext) return;
   const at = now();
-  for (let m = from; m < to; m++) trace.flushed[m] = at;
+  for (let m = trace.flushedNext; m < to; m++) trace.flushed[m] = at;
+  trace.flushedNext = to;
 }
 
 /** Counts the response's writes into passes (see `countWrite`) and traces them (`note`). */
@@ -84,6 +92,14 @@ function counted(response: ServerResponse, url = ''): void {
       if (traced.get(index) === slot) traced.delete(index);
     });
   }
+  const socket = response.socket;
+  if (socket && index >= 0) {
+    const uncork = socket.uncork;
+    socket.uncork = function (this: typeof socket) {
+      uncork.call(this);
+      if (slot.trace && this.writableLength === 0) flushed(slot.trace, slot.trace.next);
+    };
+  }
   const write = response.write;
   response.write = function (this: ServerResponse, ...args: never[]) {
     countWrite();
@@ -91,7 +107,7 @@ function counted(response: ServerResponse, url = ''): void {
     const trace = slot.trace;
     const to = trace?.next ?? -1;
     if (trace && from >= 0 && to > from && args.length === 1) {
-      (args as unknown[]).push(() => flushed(trace, from, to));
+      (args as unknown[]).push(() => flushed(trace, to));
     }
     const accepted = (write as (...a: never[]) => boolean).apply(this, args);
     if (!accepted) refused++;
@@ -174,6 +190,7 @@ async function produce(
       written: new Float64Array(marks.length),
       passStart: new Float64Array(marks.length),
       flushed: new Float64Array(marks.length),
+      flushedNext: 0,
       afterRefusal: new Uint8Array(marks.length),
     };
   }
@@ -258,11 +275,14 @@ process.on('message', async (message: { type: string; [key: string]: unknown }) 
     );
   } else if (message.type === 'trace') {
     // The latency breakdown's server side, per follower index (after a run).
-    const traces: Record<number, Omit<Trace, 'bytes' | 'next' | 'refusedLast'>> = {};
+    const traces: Record<
+      number,
+      Omit<Trace, 'bytes' | 'next' | 'refusedLast' | 'flushedNext'>
+    > = {};
     for (const [index, slot] of traced) {
       if (!slot.trace) continue;
-      const { written, passStart, flushed, afterRefusal } = slot.trace;
-      traces[index] = { written, passStart, flushed, afterRefusal };
+      const { written, passStart, flushed: inKernel, afterRefusal } = slot.trace;
+      traces[index] = { written, passStart, flushed: inKernel, afterRefusal };
     }
     send({ type: 'trace', traces });
   } else if (message.type === 'clock') {

@@ -70,6 +70,12 @@ const listed = (name: string, fallback: string) => {
 /** `--sizes 1,100` to skip N = 1000 on a small machine; `--only fanout,floor,redis,idle,resume`. */
 const sizes = listed('sizes', quick ? '1,1000' : '1,100,1000').map(Number);
 const only = listed('only', 'fanout,floor,redis,idle,resume');
+/**
+ * `--stream-reads`: the followers read as a stream (a Buffer and a 'data' event per read),
+ * as before 2026-12-02; by default every read goes into one shared buffer (`onread`).
+ */
+const staticReads = !process.argv.includes('--stream-reads');
+const readBuffer = Buffer.allocUnsafe(256 * 1024);
 /** `--fan-out-ms N`: the stores' `fanOutMs` (default: theirs). */
 const fanOutMs = process.argv.includes('--fan-out-ms') ? argument('fan-out-ms', 0) : undefined;
 const perSecond = 2000;
@@ -163,13 +169,7 @@ function follow(
     while (next < plan.marks.length && (plan.marks[next] as number) <= body) received[next++] = at;
     if (body >= plan.length) done();
   };
-  const socket = connect(port, '127.0.0.1', () => {
-    socket.setNoDelay(true);
-    socket.write(
-      `GET /sessions/${session}${index >= 0 ? `?f=${index}` : ''} HTTP/1.1\r\nhost: 127.0.0.1\r\naccept: text/event-stream\r\n\r\n`,
-    );
-  });
-  socket.on('data', (chunk: Buffer) => {
+  const onData = (chunk: Buffer) => {
     const at = now();
     chunks++;
     let i = 0;
@@ -205,7 +205,29 @@ function follow(
       sizeLine = '';
       if (size !== '') left = Number.parseInt(size, 16);
     }
+  };
+  const request = `GET /sessions/${session}${index >= 0 ? `?f=${index}` : ''} HTTP/1.1\r\nhost: 127.0.0.1\r\naccept: text/event-stream\r\n\r\n`;
+  const socket = staticReads
+    ? connect({
+        port,
+        host: '127.0.0.1',
+        noDelay: true,
+        // Every read into one shared buffer, handed straight to onData: no Buffer and no
+        // stream 'data' event per read (onData copies what it keeps).
+        onread: {
+          buffer: readBuffer,
+          callback: (bytes: number, buffer: Uint8Array) => {
+            onData((buffer as Buffer).subarray(0, bytes));
+            return true;
+          },
+        },
+      })
+    : connect(port, '127.0.0.1');
+  socket.once('connect', () => {
+    socket.setNoDelay(true);
+    socket.write(request);
   });
+  if (!staticReads) socket.on('data', onData);
   socket.on('error', () => {});
   return {
     received,
@@ -406,6 +428,10 @@ async function fanOut(
     clock: { offsetMs: round(clock.offset), rttMs: round(clock.rtt) },
     bodyIntact: followers[0]?.intact() ?? false,
     clientCpuShare: round(clientShare),
+    // CPU µs of this process per socket read: what one read costs the reader.
+    clientCpuPerReadUs: round(
+      (clientUsed.user + clientUsed.system) / followers.reduce((sum, f) => sum + f.chunks, 0),
+    ),
     server: Object.fromEntries(Object.entries(produced.server).map(([k, v]) => [k, round(v)])),
   });
   console.log(split);
