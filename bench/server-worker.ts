@@ -85,7 +85,7 @@ function flushed(trace: Trace, to: number): void {
 /** Counts the response's writes into passes (see `countWrite`) and traces them (`note`). */
 function counted(response: ServerResponse, url = ''): void {
   const index = Number(/[?&]f=(\d+)/.exec(url)?.[1] ?? -1);
-  const slot: { trace: Trace | undefined } = { trace: undefined };
+  const slot: { trace: Trace | undefined } & Written = { trace: undefined, pass: 0, turn: 0 };
   if (index >= 0) {
     traced.set(index, slot);
     response.once('close', () => {
@@ -102,7 +102,7 @@ function counted(response: ServerResponse, url = ''): void {
   }
   const write = response.write;
   response.write = function (this: ServerResponse, ...args: never[]) {
-    countWrite();
+    countWrite(slot);
     const from = note(slot, args[0]);
     const trace = slot.trace;
     const to = trace?.next ?? -1;
@@ -141,24 +141,45 @@ server.listen(0, '127.0.0.1', () =>
 
 /**
  * The passes of the fan-out as this process sees them from outside callfold: a pass is the
- * writes to follower responses made in one turn of the event loop; it lasts from its first
- * write until the loop turns (`setImmediate`: after the corked socket writes went out).
+ * writes to follower responses until one of them is written again in a later turn of the
+ * event loop (a wake-up writes each follower once, in one turn or in slices over several;
+ * a write after `drain` in a turn of its own also ends the pass). It lasts from its first
+ * write until the loop turns after its last (`setImmediate`: after the corked socket writes
+ * went out).
  */
 const passes: { writes: number; ms: number }[] = [];
 /** Writes a follower's socket did not take at once (its buffer full: the reader is behind). */
 let refused = 0;
-let pass: { writes: number; start: number } | undefined;
-function countWrite(): void {
-  if (pass) {
-    pass.writes++;
-    return;
+let pass: { id: number; writes: number; start: number; end: number } | undefined;
+let passIds = 0;
+let turn = 0;
+let turnOpen = false;
+/** Where a response was last written: the pass and the loop turn. */
+interface Written {
+  pass: number;
+  turn: number;
+}
+function countWrite(written: Written): void {
+  if (!turnOpen) {
+    turnOpen = true;
+    turn++;
+    setImmediate(() => {
+      turnOpen = false;
+      if (pass) pass.end = performance.now();
+    });
   }
-  const open = { writes: 1, start: performance.now() };
-  pass = open;
-  setImmediate(() => {
-    passes.push({ writes: open.writes, ms: performance.now() - open.start });
-    pass = undefined;
-  });
+  if (!pass || (written.pass === pass.id && written.turn !== turn)) {
+    closePass();
+    const at = performance.now();
+    pass = { id: ++passIds, writes: 0, start: at, end: at };
+  }
+  pass.writes++;
+  written.pass = pass.id;
+  written.turn = turn;
+}
+function closePass(): void {
+  if (pass) passes.push({ writes: pass.writes, ms: pass.end - pass.start });
+  pass = undefined;
 }
 
 /**
@@ -207,6 +228,7 @@ async function produce(
         cpu = process.cpuUsage();
         utilization = hooks.eventLoopUtilization();
         lag.enable();
+        closePass();
         passes.length = 0;
         refused = 0;
         measuredFrom = now();
@@ -238,6 +260,7 @@ async function produce(
   const seconds = (now() - measuredFrom) / 1000;
   const used = process.cpuUsage(cpu);
   lag.disable();
+  closePass();
   const sorted = passes.filter((p) => p.writes > 1).sort((a, b) => a.ms - b.ms);
   const at = (p: number) => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))];
   const bytes = events

@@ -1,6 +1,11 @@
-/** Something the pacer wakes: a follower waiting for its next batch. */
+/** Something the pacer wakes: a follower waiting for its next batch, or a feed of many. */
 export interface Wakeable {
   wakeNow(): void;
+  /**
+   * Optional: wakes in steps, one follower per `next()` (a feed of many followers); the
+   * pacer runs a few steps per task (`sliceSize`). Without it, `wakeNow` counts as one step.
+   */
+  wakeInSteps?(): Iterator<unknown>;
 }
 
 /** What the stores' `fanOutMs` takes: a fixed window in ms, or `'auto'` (the default). */
@@ -19,19 +24,37 @@ export const autoMaxMs = 100;
  * window.
  */
 export const autoRecent = 5;
+/**
+ * A wake-up wakes this many followers per task (the default `sliceSize`), then lets other
+ * tasks run (the producer's events, the sockets' I/O) before the next slice; followers later
+ * in the wake-up take what arrived meanwhile.
+ */
+export const defaultSliceSize = 64;
 
 /** Time and timers, injectable so that tests can run the pacer on a clock they drive. */
 export interface PacerClock {
   now(): number;
   setTimeout(callback: () => void, ms: number): unknown;
   clearTimeout(handle: unknown): void;
+  /**
+   * Runs `callback` in a later task, after the I/O and timers that are ready (between the
+   * slices of a wake-up). Default: `setTimeout(callback, 0)`.
+   */
+  defer?(callback: () => void): void;
 }
 
-const host = globalThis as { performance?: { now(): number } };
+const host = globalThis as {
+  performance?: { now(): number };
+  setImmediate?: (callback: () => void) => unknown;
+};
 const hostClock: PacerClock = {
   now: host.performance ? () => (host.performance as { now(): number }).now() : Date.now,
   setTimeout: (callback, ms) => setTimeout(callback, ms),
   clearTimeout: (handle) => clearTimeout(handle as Parameters<typeof clearTimeout>[0]),
+  // Node's setImmediate runs after the I/O that is ready, with no 1 ms timer clamp.
+  defer: host.setImmediate
+    ? (callback) => void (host.setImmediate as (callback: () => void) => unknown)(callback)
+    : (callback) => void setTimeout(callback, 0),
 };
 
 /**
@@ -59,9 +82,18 @@ const hostClock: PacerClock = {
  *    every event, as unpaced. The window is at most 100 ms.
  * 5. Only when to wake is paced: events wait in each follower's queue in order, and ends
  *    and errors are not delayed.
+ * 6. A wake-up runs in slices of `sliceSize` followers (default 64), one task each, with
+ *    the host's other tasks between them (`setImmediate` where there is one): the
+ *    producer's events, which arrive meanwhile, go to the followers woken after them in
+ *    the same wake-up instead of waiting for the next, and a wake-up of 1,000 followers
+ *    does not hold the event loop for its whole length. An event then waits at most about
+ *    the window plus one wake-up (before: plus two — a wake-up in progress held it back,
+ *    then the next one wrote it to the last follower at its end).
  */
 export class FanOutPacer {
   readonly windowMs: FanOutMs;
+  /** Followers woken per task (`Infinity`: a whole wake-up in one task). */
+  readonly sliceSize: number;
   readonly #clock: PacerClock;
   #due = new Set<Wakeable>();
   /** How long the last few wake-ups took, most recent last (`'auto'`). */
@@ -71,6 +103,11 @@ export class FanOutPacer {
   #armed = false;
   #timer: unknown;
   #wakeUps = 0;
+  #slices = 0;
+  /** The wake-up in progress: what is left to wake, and the steps of the one being woken. */
+  #waking: Wakeable[] = [];
+  #next = 0;
+  #steps: Iterator<unknown> | undefined;
   readonly #flush = () => {
     this.#timer = undefined;
     const due = this.#due;
@@ -81,7 +118,18 @@ export class FanOutPacer {
     this.#due = new Set();
     this.#wakeUps++;
     this.#started = this.#clock.now();
-    for (const follower of due) follower.wakeNow();
+    this.#waking = [...due];
+    this.#next = 0;
+    this.#slice();
+  };
+  /** Wakes up to `sliceSize` followers; the rest in a later task. */
+  readonly #slice = () => {
+    this.#slices++;
+    if (this.#wake(this.sliceSize)) {
+      const defer = this.#clock.defer ?? ((callback) => this.#clock.setTimeout(callback, 0));
+      defer(this.#slice);
+      return;
+    }
     // Still armed: the window starts once the work of this wake-up is done.
     this.#timer = this.#clock.setTimeout(this.#rested, 0);
   };
@@ -99,8 +147,13 @@ export class FanOutPacer {
     }
   };
 
-  constructor(windowMs: FanOutMs, clock: PacerClock = hostClock) {
+  constructor(
+    windowMs: FanOutMs,
+    clock: PacerClock = hostClock,
+    { sliceSize = defaultSliceSize }: { sliceSize?: number } = {},
+  ) {
     this.windowMs = windowMs;
+    this.sliceSize = sliceSize;
     this.#clock = clock;
   }
 
@@ -114,6 +167,38 @@ export class FanOutPacer {
   /** How many times followers were woken (all due ones together counting once). */
   get wakeUps(): number {
     return this.#wakeUps;
+  }
+
+  /** How many tasks the wake-ups took (a wake-up of n followers: ceil(n / sliceSize), at least 1). */
+  get slices(): number {
+    return this.#slices;
+  }
+
+  /** Wakes up to `budget` steps of the wake-up in progress; whether any are left. */
+  #wake(budget: number): boolean {
+    let left = budget;
+    while (left > 0) {
+      const steps = this.#steps;
+      if (steps) {
+        if (!steps.next().done) {
+          left--;
+          continue;
+        }
+        this.#steps = undefined;
+      }
+      const next = this.#waking[this.#next];
+      if (!next) break;
+      this.#waking[this.#next++] = undefined as unknown as Wakeable;
+      if (next.wakeInSteps) this.#steps = next.wakeInSteps();
+      else {
+        next.wakeNow();
+        left--;
+      }
+    }
+    if (this.#steps || this.#next < this.#waking.length) return true;
+    this.#waking = [];
+    this.#next = 0;
+    return false;
   }
 
   /** Wakes `follower` with the others at the next allowed time. */
@@ -131,11 +216,12 @@ export class FanOutPacer {
     this.#due.delete(follower);
   }
 
-  /** Wakes everything due now (the store is closing). */
+  /** Wakes everything due now, and the rest of a wake-up in progress (the store is closing). */
   stop(): void {
     this.#clock.clearTimeout(this.#timer);
     this.#timer = undefined;
     this.#armed = false;
+    while (this.#wake(Number.POSITIVE_INFINITY)) {}
     const due = this.#due;
     this.#due = new Set();
     for (const follower of due) follower.wakeNow();

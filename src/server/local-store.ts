@@ -27,7 +27,8 @@ export interface LocalStoreOptions {
    * write wakes every follower). `'auto'` (default): the window equals the time a wake-up
    * takes (the shortest of the last five), none while wake-ups take at most 2 ms, at most
    * 100 ms — no delay for a few followers, ~15 ms for 1,000 on a 2-core machine; the
-   * fan-out keeps about half of a core busy at most.
+   * fan-out keeps about half of a core busy at most. A wake-up wakes 64 followers per task,
+   * the host's other tasks between them: what arrives meanwhile goes to those not yet woken.
    */
   readonly fanOutMs?: FanOutMs;
 }

@@ -22,7 +22,8 @@ export interface FeedReader {
  * 3. Events every reader has taken are dropped at each wake-up; with no reader, an
  *    append keeps nothing.
  * 4. With a pacer, an append schedules the feed (one wake-up of all its readers per
- *    window); without one, every append wakes every reader at once.
+ *    window, in the pacer's slices: `wakeInSteps`); without one, every append wakes every
+ *    reader at once.
  */
 export class SharedFeed<R extends FeedReader = FeedReader> implements Wakeable {
   #events: CallfoldEvent[] = [];
@@ -82,6 +83,23 @@ export class SharedFeed<R extends FeedReader = FeedReader> implements Wakeable {
       reader.wakeNow();
       if (reader.cursor < lowest) lowest = reader.cursor;
     }
+    this.#drop(lowest);
+  }
+
+  /**
+   * Wakes the readers one per step (the pacer's slices: events appended between two steps
+   * go to the readers woken after them). A reader added meanwhile waits for the next
+   * wake-up; one removed is skipped. What every reader has taken is dropped at the end.
+   */
+  *wakeInSteps(): Generator<undefined, void> {
+    const readers = [...this.#readers];
+    for (const reader of readers) {
+      if (!this.#readers.has(reader)) continue;
+      reader.wakeNow();
+      yield;
+    }
+    let lowest = this.end;
+    for (const reader of this.#readers) if (reader.cursor < lowest) lowest = reader.cursor;
     this.#drop(lowest);
   }
 

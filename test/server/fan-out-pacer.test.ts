@@ -190,3 +190,85 @@ describe('SharedFeed: one copy of the events for all followers of a session', ()
     expect(feed.slice(feed.end - 100)).to.deep.equal([]);
   });
 });
+
+describe('FanOutPacer slices: a wake-up of many followers wakes sliceSize of them per task', () => {
+  /**
+   * 1,000 listening readers of a feed; one event starts a wake-up (the leading edge, on a
+   * microtask), a second is appended after its first task, before the rest of it runs.
+   */
+  async function midWakeUp(sliceSize: number) {
+    const clock = new DrivenClock();
+    const pacer = new FanOutPacer(50, clock, { sliceSize });
+    const feed = new SharedFeed<FollowerQueue>(pacer);
+    const got = readers(feed, 1000);
+    await settle();
+    feed.append([delta(0)]);
+    await settle();
+    const slicesAfterFirstTask = pacer.slices;
+    feed.append([delta(1)]);
+    // The rest of the wake-up (tasks at the same time), not the window after it.
+    await clock.runUntil(0);
+    return { got, pacer, feed, clock, slicesAfterFirstTask };
+  }
+  const args = (events: readonly CallfoldEvent[] | undefined) =>
+    (events ?? []).map((event) => (event as { args: string }).args).join('');
+
+  it('an event appended between two slices reaches the followers woken after it, in the same wake-up (negative control: sliceSize Infinity wakes all 1,000 in one task: none of them gets it)', async () => {
+    const sliced = await midWakeUp(64);
+    expect(sliced.slicesAfterFirstTask).to.equal(1);
+    expect(sliced.pacer.wakeUps).to.equal(1);
+    expect(sliced.pacer.slices, 'tasks of the wake-up: ceil(1000 / 64)').to.equal(16);
+    expect(sliced.got.slice(0, 64).every((b) => b.length === 1 && args(b[0]) === '<0>')).to.equal(
+      true,
+    );
+    expect(sliced.got.slice(64).every((b) => b.length === 1 && args(b[0]) === '<0><1>')).to.equal(
+      true,
+    );
+    // The next wake-up, after the window, takes the first slice's readers up to the end.
+    await sliced.clock.runUntil(200);
+    expect(sliced.pacer.wakeUps).to.equal(2);
+    for (const batches of sliced.got) expect(args(batches.flat())).to.equal('<0><1>');
+    expect(sliced.feed.slice(sliced.feed.end - 2), 'taken by all: dropped').to.deep.equal([]);
+
+    const whole = await midWakeUp(Number.POSITIVE_INFINITY);
+    expect(whole.pacer.slices).to.equal(1);
+    expect(whole.got.every((b) => b.length === 1 && args(b[0]) === '<0>')).to.equal(true);
+  });
+
+  it('a reader removed during a wake-up is not woken again, one added waits for the next wake-up (negative control: the reader left in is woken)', async () => {
+    const clock = new DrivenClock();
+    const pacer = new FanOutPacer(50, clock, { sliceSize: 10 });
+    const feed = new SharedFeed<FollowerQueue>(pacer);
+    const got = readers(feed, 30);
+    await settle();
+    feed.append([delta(0)]);
+    await settle();
+    const [late] = [...feed.readers].slice(25, 26);
+    late?.cancel(); // removed before its slice
+    const kept = [...feed.readers][24];
+    const joined = readers(feed, 1);
+    await clock.runUntil(0);
+    expect(got[25], 'removed before its slice').to.deep.equal([]);
+    expect(got[24]?.length, 'the negative control: left in').to.equal(1);
+    expect(kept?.cursor).to.equal(feed.end);
+    expect(joined[0], 'joined after the event').to.deep.equal([]);
+    feed.append([delta(1)]);
+    await clock.runUntil(200);
+    expect(args(joined[0]?.flat())).to.equal('<1>');
+  });
+
+  it('stop() wakes the rest of a wake-up in progress at once (negative control: without it, the rest waits for the next task)', async () => {
+    for (const stop of [true, false]) {
+      const clock = new DrivenClock();
+      const pacer = new FanOutPacer(50, clock, { sliceSize: 100 });
+      const feed = new SharedFeed<FollowerQueue>(pacer);
+      const got = readers(feed, 1000);
+      await settle();
+      feed.append([delta(0)]);
+      await settle();
+      if (stop) pacer.stop();
+      const woken = got.filter((batches) => batches.length > 0).length;
+      expect(woken).to.equal(stop ? 1000 : 100);
+    }
+  });
+});
