@@ -103,6 +103,8 @@ interface PublishReport {
   readonly settleMs: readonly number[];
   /** Per timed block: the largest size's block median ÷ the smallest size's. */
   readonly blockRatios: readonly number[];
+  /** Per size, per timed block: the median of the block's publications. */
+  readonly blockMs: readonly (readonly number[])[];
   readonly publications: number;
 }
 
@@ -213,6 +215,7 @@ function publish(sizes: readonly number[]): PublishReport {
     firstMs: states.map((s) => median(s.firsts)),
     settleMs: states.map((s) => median(s.settles)),
     blockRatios: largest.blocks.map((ms, b) => ms / (smallest.blocks[b] as number)),
+    blockMs: states.map((s) => s.blocks),
     publications,
   };
 }

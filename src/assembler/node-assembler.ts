@@ -261,8 +261,10 @@ export class NodeAssembler<Node, Published> {
     if (this.#moved.length > 0 && this.#front.length > 0) this.#orderValid = false;
     if (this.#orderValid && this.#moved.length > 0) tail = this.#repairTail();
     else if (this.#orderValid) tail = this.#appendedTail();
-    for (const context of this.#moved) context.moved = false;
-    this.#moved = [];
+    if (this.#moved.length > 0) {
+      for (const context of this.#moved) context.moved = false;
+      this.#moved = [];
+    }
     if (!this.#orderValid) {
       this.#sortOrder();
     } else {
@@ -331,7 +333,7 @@ export class NodeAssembler<Node, Published> {
     }
     // The end: the old nodes of the tail's Contexts must be the last of the list.
     let dropped = 0;
-    const appended: Node[] = [];
+    const appended: Node[] = tail ? [] : NO_NODES;
     if (tail) {
       let first = Number.POSITIVE_INFINITY;
       for (const context of tail.old) {
@@ -693,6 +695,9 @@ export class NodeAssembler<Node, Published> {
     this.#orderValid = true;
   }
 }
+
+/** `#changes`'s nodes appended when nothing is (never written). */
+const NO_NODES: never[] = [];
 
 /**
  * The end of `#order` listed afresh by a publication: `old`, the Contexts of that stretch

@@ -69,7 +69,12 @@ export class ToolMap implements ReadonlyMap<string, ToolNode> {
       }
     }
     if (DEV_MODE) groupProbe.toolEntries += (tail?.size ?? 0) + (overlay?.size ?? 0);
-    const kept = tail ? [...segments.slice(0, -1), tail] : segments;
+    let kept = segments;
+    if (tail) {
+      const copy = segments.slice();
+      copy[copy.length - 1] = tail;
+      kept = copy;
+    }
     if (overlay === undefined) return new ToolMap(kept, this.#overlay);
     if (overlay.size * overlay.size <= this.#size) return new ToolMap(kept, overlay);
     const merged = new Map<string, ToolNode>();
@@ -197,18 +202,26 @@ export class ToolMap implements ReadonlyMap<string, ToolNode> {
     return this.#size;
   }
 
+  /** Looks in the overlay, then the segments from the last: the live end's first and smallest. */
   get(callId: string): ToolNode | undefined {
-    const replaced = this.#overlay.get(callId);
-    if (replaced !== undefined) return replaced;
-    for (const segment of this.#segments) {
-      const tool = segment.get(callId);
+    const overlay = this.#overlay;
+    if (overlay.size > 0) {
+      const replaced = overlay.get(callId);
+      if (replaced !== undefined) return replaced;
+    }
+    const segments = this.#segments;
+    for (let i = segments.length - 1; i >= 0; i--) {
+      const tool = (segments[i] as ReadonlyMap<string, ToolNode>).get(callId);
       if (tool !== undefined) return tool;
     }
     return undefined;
   }
 
   has(callId: string): boolean {
-    for (const segment of this.#segments) if (segment.has(callId)) return true;
+    const segments = this.#segments;
+    for (let i = segments.length - 1; i >= 0; i--) {
+      if ((segments[i] as ReadonlyMap<string, ToolNode>).has(callId)) return true;
+    }
     return false;
   }
 
