@@ -89,11 +89,14 @@ export function pumpChunks(
       }
     } else if (isAsyncIterable(input)) {
       const iterator = input[Symbol.asyncIterator]();
+      // Its `next` is read once, as `for await` does (GetIterator keeps the method), not
+      // once per chunk.
+      const next = iterator.next;
       let finished = false;
       stop = () => void Promise.resolve(iterator.return?.()).catch(() => {});
       try {
         for (;;) {
-          const result = await iterator.next();
+          const result = await next.call(iterator);
           if (cancelled) return;
           if (result.done) break;
           decoder.item(result.value);

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { fromOpenAIChatCompletions } from '../../src/providers/openai-chat-completions.js';
 import { describe, it } from '../harness.js';
+import { collect } from './support/fixtures.js';
 import { ofType, run, shape, toolDeltas } from './support/run.js';
 
 type ToolCallDelta = {
@@ -266,5 +267,32 @@ describe('fromOpenAIChatCompletions: work per chunk', () => {
         'error',
       ].sort(),
     );
+  });
+
+  it('reads the stream iterator’s next method once per stream, as for await does (failed before: once per chunk)', async () => {
+    const chunks = [
+      calls({ index: 0, id: 'call_a', function: { name: 'Write', arguments: '' } }),
+      ...Array.from({ length: 50 }, () => calls({ index: 0, function: { arguments: ' ' } })),
+      done,
+    ];
+    let nextReads = 0;
+    const stream: AsyncIterable<unknown> = {
+      [Symbol.asyncIterator]() {
+        const iterator = (async function* () {
+          yield* chunks;
+        })();
+        return new Proxy(iterator, {
+          get(target, key) {
+            if (key === 'next') nextReads++;
+            const value = Reflect.get(target, key, target);
+            return typeof value === 'function' ? value.bind(target) : value;
+          },
+        });
+      },
+    };
+    const { events } = await collect(fromOpenAIChatCompletions(stream));
+    expect(ofType(events, 'tool/call')).to.have.length(1);
+    // The counter counts: reading `next` on every chunk would be 52 reads.
+    expect(nextReads).to.equal(1);
   });
 });
