@@ -1,5 +1,7 @@
+import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { GCProfiler } from 'node:v8';
 import Anthropic from '@anthropic-ai/sdk';
 import OpenAI from 'openai';
 import { lastValueFrom } from 'rxjs';
@@ -153,6 +155,74 @@ export async function sdkRuns(
     server.close();
   }
   return { samples, cpuSamples, deltas: fragments };
+}
+
+/** One variant's figures from `sdkPairs`, per timed round. */
+export interface SdkPairCell {
+  readonly variant: SdkVariant;
+  /** CPU time of the main thread, in ms (Linux schedstat; the process's CPU time elsewhere). */
+  readonly mainMs: number[];
+  /** CPU time of the process, every thread. */
+  readonly cpuMs: number[];
+  /** Time the main thread spent in GC pauses (`v8.GCProfiler`). */
+  readonly gcMs: number[];
+}
+
+/**
+ * The variants of one provider in one process, alternated run by run (the order reversed
+ * every other round) after two untimed rounds: the figures of a round were taken back to
+ * back, under the same load, so their differences are paired (`bench/sdk-pairs.ts`).
+ */
+export async function sdkPairs(
+  provider: SdkProvider,
+  variants: readonly SdkVariant[],
+  rounds: number,
+): Promise<SdkPairCell[]> {
+  const { body, argsLength } = sseBody(provider);
+  const { server, url } = await serve(body);
+  const cells = variants.map((variant) => ({
+    variant,
+    once: provider === 'anthropic' ? anthropicRun(url, variant) : openaiRun(url, variant),
+    mainMs: [] as number[],
+    cpuMs: [] as number[],
+    gcMs: [] as number[],
+  }));
+  try {
+    for (let round = -2; round < rounds; round++) {
+      for (const cell of round % 2 === 0 ? cells : [...cells].reverse()) {
+        const profiler = new GCProfiler();
+        profiler.start();
+        const cpu = process.cpuUsage();
+        const main = mainThreadMs();
+        const length = await cell.once();
+        const mainMs = mainThreadMs() - main;
+        const used = process.cpuUsage(cpu);
+        const gcMs = profiler.stop().statistics.reduce((sum, gc) => sum + gc.cost / 1000, 0);
+        if (length !== argsLength && !(provider === 'anthropic' && cell.variant === 'helper')) {
+          throw new Error(`${provider} ${cell.variant}: read ${length} of ${argsLength}`);
+        }
+        if (round < 0) continue;
+        cell.mainMs.push(mainMs);
+        cell.cpuMs.push((used.user + used.system) / 1000);
+        cell.gcMs.push(gcMs);
+      }
+    }
+  } finally {
+    server.closeAllConnections();
+    server.close();
+  }
+  return cells.map(({ variant, mainMs, cpuMs, gcMs }) => ({ variant, mainMs, cpuMs, gcMs }));
+}
+
+/** CPU time of this process's main thread so far, in ms (the process's where schedstat is missing). */
+function mainThreadMs(): number {
+  try {
+    const stat = readFileSync(`/proc/self/task/${process.pid}/schedstat`, 'utf8');
+    return Number(stat.split(' ')[0]) / 1e6;
+  } catch {
+    const { user, system } = process.cpuUsage();
+    return (user + system) / 1000;
+  }
 }
 
 const request = {
