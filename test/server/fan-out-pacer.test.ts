@@ -272,3 +272,56 @@ describe('FanOutPacer slices: a wake-up of many followers wakes sliceSize of the
     }
   });
 });
+
+describe('FanOutPacer slices: how long an event waits, in wake-ups', () => {
+  /**
+   * 1,000 listening readers of a feed on the driven clock, each write to one costing
+   * 0.015 ms (a wake-up of all of them: 15 ms, as on the bench machine); an event every
+   * 0.5 ms for 1 s, appended when due or, if a task of the fan-out holds the clock past that,
+   * right after it (the producer runs between tasks). The longest wait from an event's due
+   * time to a follower's write of it, and the window in force.
+   */
+  async function longestWait(sliceSize: number) {
+    const clock = new DrivenClock();
+    const pacer = new FanOutPacer('auto', clock, { sliceSize });
+    const feed = new SharedFeed<FollowerQueue>(pacer);
+    const due = new Map<CallfoldEvent, number>();
+    let longest = 0;
+    for (let i = 0; i < 1000; i++) {
+      const queue = new FollowerQueue(() => feed.delete(queue));
+      queue.read(feed);
+      feed.add(queue);
+      queue.listen({
+        batch: (events) => {
+          clock.time += 0.015;
+          for (const event of events) {
+            longest = Math.max(longest, clock.time - (due.get(event) as number));
+          }
+        },
+        end: () => {},
+      });
+    }
+    await settle();
+    for (let k = 0; k < 2000; k++) {
+      const at = k * 0.5;
+      await clock.runUntil(at);
+      const event = delta(k);
+      due.set(event, at);
+      feed.append([event]);
+      await settle();
+    }
+    await clock.runUntil(2000);
+    return { longest, window: pacer.window };
+  }
+
+  it('an event waits at most about one window and one wake-up (negative control: sliceSize Infinity, about one window and two wake-ups)', async () => {
+    const sliced = await longestWait(64);
+    const whole = await longestWait(Number.POSITIVE_INFINITY);
+    // Both pace with 'auto': a window of at most one wake-up, 15 ms (a sliced wake-up can be
+    // shorter: the followers it reached late took some of its events in the one before).
+    expect(sliced.window).to.be.within(5, 15.5);
+    expect(whole.window).to.be.closeTo(15, 0.5);
+    expect(sliced.longest, 'window + wake-up + a slice').to.be.at.most(15 + 15 + 3);
+    expect(whole.longest, 'window + two wake-ups').to.be.at.least(15 + 2 * 15 - 3);
+  });
+});
