@@ -17,13 +17,15 @@ import { DEV_MODE } from '../internal/dev-mode.js';
  *    `text` is new.
  * 2. The clock is read at most once per provider chunk, when the chunk first folds something:
  *    the events of one chunk arrived together and share that time.
- * 3. Consecutive continuations of one block are a run: nothing is done per continuation
- *    (the source writes none while the run is held: `StreamedBlock.held`). The run is
- *    folded as one delta whose `args` (or `text`) is the block's text cut since the run
- *    began (`StreamedBlock.cut`, the block's own string, not a copy), stamped with the time
- *    of its first chunk: before any other event is folded, and before every publication
- *    (`drain`). A reader may join fragments received between two reads anyway; only the
- *    number of deltas the Definitions see differs, never an answer, a node or a time.
+ * 3. The continuations of a block are a run: nothing is done per continuation (the source
+ *    writes none while the run is held: `StreamedBlock.held`). Several blocks may hold a run
+ *    at once (parallel calls whose deltas interleave, chunk by chunk), each folded as one
+ *    delta whose `args` (or `text`) is the block's text cut since its run began
+ *    (`StreamedBlock.cut`, the block's own string, not a copy), stamped with the time of its
+ *    first chunk, in the order the runs began: before any other event is folded, and before
+ *    every publication (`drain`). A reader may join fragments received between two reads
+ *    anyway, and the blocks' Definitions are apart: only the number of deltas they see
+ *    differs, never an answer, a node or a time.
  * 4. A block end the source vouches for (`EventSink.joinedEnd`) is marked for the Tool
  *    Definition (`vouchJoined`) once validated: every delta of its block was folded here.
  */
@@ -35,9 +37,9 @@ export class DirectFold<Node, Published> {
   #stale = true;
   /** Blocks whose delta passed validation: their continuations need none. */
   readonly #valid = new WeakSet<StreamedBlock>();
-  /** The block whose run is held. */
-  #run: StreamedBlock | undefined;
-  #runAt = 0;
+  /** The blocks whose runs are held, in the order their runs began, and each run's time. */
+  readonly #runs: StreamedBlock[] = [];
+  readonly #runTimes: number[] = [];
 
   constructor(assembler: NodeAssembler<Node, Published>, now: () => number) {
     this.#assembler = assembler;
@@ -67,14 +69,14 @@ export class DirectFold<Node, Published> {
   }
 
   /**
-   * Takes a continuation (see `EventSink`): joins the run of its block, else starts one. The
-   * first continuation of a block not validated yet is validated and folded alone; a
-   * malformed one throws an EventError, its text cut and dropped.
+   * Takes a continuation (see `EventSink`): starts a run of its block, which the other
+   * blocks' runs do not end. The first continuation of a block not validated yet is
+   * validated and folded alone (after the runs held); a malformed one throws an EventError,
+   * its text cut and dropped.
    */
   continuation(block: StreamedBlock, fragment: string): void {
     if (DEV_MODE) assemblerProbe.continuations++;
-    if (block === this.#run) return;
-    this.drain();
+    if (block.held) return;
     if (!this.#valid.has(block)) {
       const event = block.delta(block.cut());
       this.event(event);
@@ -84,17 +86,22 @@ export class DirectFold<Node, Published> {
     if (fragment === '') return;
     // Until the run is cut, the source writes no more continuations of it: see `held`.
     block.held = true;
-    this.#run = block;
-    this.#runAt = this.#time();
+    this.#runs.push(block);
+    this.#runTimes.push(this.#time());
   }
 
-  /** Folds the run held, if any. */
+  /** Folds the runs held, if any, in the order they began. */
   drain(): void {
-    const run = this.#run;
-    if (run === undefined) return;
-    this.#run = undefined;
-    run.held = false;
-    pushChecked(this.#assembler, run.delta(run.cut()), this.#runAt);
+    if (this.#runs.length === 0) return;
+    // Released before any is folded: if folding one throws, the text of those after it stays
+    // in their blocks, for their next cut.
+    const runs = this.#runs.splice(0);
+    const times = this.#runTimes.splice(0);
+    for (const run of runs) run.held = false;
+    for (let i = 0; i < runs.length; i++) {
+      const run = runs[i] as StreamedBlock;
+      pushChecked(this.#assembler, run.delta(run.cut()), times[i] as number);
+    }
   }
 
   #time(): number {
