@@ -24,10 +24,10 @@ export interface LocalStoreOptions {
    * meanwhile as one chunk (see `FanOutPacer`): an event waits at most the window plus the
    * wake-up, and a busy session costs each follower tens of writes a second, not thousands.
    * An event after a quiet window goes out at once. A number: a fixed window in ms (0: every
-   * write wakes every follower). `'auto'` (default): the window equals the time a wake-up
+   * write wakes every follower). `'auto'` (default): the window is half the time a wake-up
    * takes (the shortest of the last five), none while wake-ups take at most 2 ms, at most
-   * 100 ms — no delay for a few followers, ~15 ms for 1,000 on a 2-core machine; the
-   * fan-out keeps about half of a core busy at most. A wake-up wakes 64 followers per task,
+   * 100 ms — no delay for a few followers, ~8 ms for 1,000 on a 2-core machine; the
+   * fan-out keeps about two thirds of a core busy at most. A wake-up wakes 64 followers per task,
    * the host's other tasks between them: what arrives meanwhile goes to those not yet woken.
    */
   readonly fanOutMs?: FanOutMs;
