@@ -19,22 +19,14 @@ import {
   NOW,
   result,
   settle,
+  settledLog,
   textDelta,
   toolDelta,
 } from '../assembler/support/events.js';
 import { describe, it } from '../harness.js';
 
 /** `tools` settled calls in groups of 1–4 with assistant text between. */
-function settled(tools: number): SessionEvent[] {
-  const log: SessionEvent[] = [];
-  let seq = 1;
-  for (let i = 0; i < tools; i++) {
-    if (i % 3 === 0) log.push(message(seq++, `a${i}`, [{ type: 'text', text: `step ${i}` }]));
-    log.push(call(seq++, `c${i}`, 'Read', `{"file_path":"/src/f${i}.ts"}`));
-    log.push(result(seq++, `c${i}`, `out ${i}`));
-  }
-  return log;
-}
+const settled = settledLog;
 
 interface Attempt {
   /** Stream batches, one publication each. */

@@ -9,23 +9,14 @@ import { NodeAssembler } from '../../src/assembler/node-assembler.js';
 import { Assembler, defaultDefinitions } from '../../src/conversation/assembler.js';
 import type { Conversation, ConversationNode } from '../../src/conversation/conversation.js';
 import type { AssistantNode } from '../../src/definitions/assistant-definition.js';
-import type { CallfoldEvent, SessionEvent } from '../../src/events/types.js';
+import type { CallfoldEvent } from '../../src/events/types.js';
 import { Builder } from '../../src/groups/builder.js';
 import { groupProbe } from '../../src/groups/probe.js';
-import { call, message, NOW, result, settle, toolDelta } from '../assembler/support/events.js';
+import { NOW, settle, settledLog, toolDelta } from '../assembler/support/events.js';
 import { describe, it } from '../harness.js';
 
 /** `tools` settled calls in groups of 1–4 with assistant text between. */
-function settled(tools: number): SessionEvent[] {
-  const log: SessionEvent[] = [];
-  let seq = 1;
-  for (let i = 0; i < tools; i++) {
-    if (i % 3 === 0) log.push(message(seq++, `a${i}`, [{ type: 'text', text: `step ${i}` }]));
-    log.push(call(seq++, `c${i}`, 'Read', `{"file_path":"/src/f${i}.ts"}`));
-    log.push(result(seq++, `c${i}`, `out ${i}`));
-  }
-  return log;
-}
+const settled = settledLog;
 
 /** A write streaming in 16-character fragments after the log, 64 fragments per publication. */
 function* streaming(): Generator<CallfoldEvent[]> {

@@ -10,6 +10,7 @@ import type {
   AssistantMessageEvent,
   BlockEndEvent,
   MessageBlock,
+  SessionEvent,
   SettleEvent,
   TextDeltaEvent,
   ToolCallDeltaEvent,
@@ -119,6 +120,18 @@ export function result(
   return isError === undefined
     ? { type: 'tool/result', seq, callId, output }
     : { type: 'tool/result', seq, callId, output, isError };
+}
+
+/** A durable log of `tools` settled Read calls, a line of assistant text before every third. */
+export function settledLog(tools: number): SessionEvent[] {
+  const log: SessionEvent[] = [];
+  let seq = 1;
+  for (let i = 0; i < tools; i++) {
+    if (i % 3 === 0) log.push(message(seq++, `a${i}`, [{ type: 'text', text: `step ${i}` }]));
+    log.push(call(seq++, `c${i}`, 'Read', `{"file_path":"/src/f${i}.ts"}`));
+    log.push(result(seq++, `c${i}`, `out ${i}`));
+  }
+  return log;
 }
 
 export function turn(type: 'turn/start' | 'turn/end', seq: number, turnId: string): TurnEvent {
