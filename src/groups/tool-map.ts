@@ -106,14 +106,14 @@ export class ToolMap implements ReadonlyMap<string, ToolNode> {
       2 * (segments[0] as Map<string, ToolNode>).size >
         (segments[1] as ReadonlyMap<string, ToolNode>).size
     ) {
-      const merged = new Map(segments[0] as Map<string, ToolNode>);
-      // forEach, not for-of: no [callId, tool] array per entry (a session paged in from the
-      // end copies each entry O(log tools) times).
-      (segments[1] as ReadonlyMap<string, ToolNode>).forEach((tool, callId) => {
-        merged.set(callId, tool);
-      });
-      if (DEV_MODE) groupProbe.toolEntries += merged.size;
-      segments.splice(0, 2, merged);
+      segments.splice(
+        0,
+        2,
+        joined(
+          segments[0] as ReadonlyMap<string, ToolNode>,
+          segments[1] as ReadonlyMap<string, ToolNode>,
+        ),
+      );
     }
     return new ToolMap(segments, base.#overlay);
   }
@@ -139,12 +139,7 @@ export class ToolMap implements ReadonlyMap<string, ToolNode> {
       const last = segments[n - 1] as ReadonlyMap<string, ToolNode>;
       const before = segments[n - 2] as ReadonlyMap<string, ToolNode>;
       if (2 * last.size <= before.size) break;
-      const merged = new Map(before);
-      last.forEach((tool, callId) => {
-        merged.set(callId, tool);
-      });
-      if (DEV_MODE) groupProbe.toolEntries += merged.size;
-      segments.splice(n - 2, 2, merged);
+      segments.splice(n - 2, 2, joined(before, last));
     }
     return new ToolMap(segments, base.#overlay);
   }
@@ -279,3 +274,20 @@ const EMPTY: ReadonlyMap<string, ToolNode> = new Map();
  * entry to the overlay (which every later `with()` copies, until it is folded in).
  */
 const SMALL_SEGMENT = 16;
+
+/**
+ * Two adjacent segments as one, in log order. forEach, not for-of: no [callId, tool] array
+ * per entry (a session paged in from the end, or grown at the live end, copies each entry
+ * O(log tools) times).
+ */
+function joined(
+  first: ReadonlyMap<string, ToolNode>,
+  second: ReadonlyMap<string, ToolNode>,
+): Map<string, ToolNode> {
+  const merged = new Map(first);
+  second.forEach((tool, callId) => {
+    merged.set(callId, tool);
+  });
+  if (DEV_MODE) groupProbe.toolEntries += merged.size;
+  return merged;
+}

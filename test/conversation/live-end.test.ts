@@ -10,11 +10,11 @@
 import { expect } from 'chai';
 import { assemblerProbe } from '../../src/assembler/probe.js';
 import { Assembler } from '../../src/conversation/assembler.js';
-import type { Conversation } from '../../src/conversation/conversation.js';
 import type { CallfoldEvent, MessageBlock, SessionEvent } from '../../src/events/types.js';
 import { groupProbe } from '../../src/groups/probe.js';
 import {
   call,
+  conversationShape,
   message,
   NOW,
   result,
@@ -177,7 +177,7 @@ describe('a call starting and settling at the live end costs what changed', () =
         publications++;
         const rebuilt = new Assembler({ now: () => NOW });
         rebuilt.push(all);
-        expect(shape(published)).to.deep.equal(shape(rebuilt.publish()));
+        expect(conversationShape(published)).to.deep.equal(conversationShape(rebuilt.publish()));
         // Every item but the last three (the live attempt's response and group, and the
         // group it may continue) is the object published before, at the same index.
         for (let i = 0; i < previous.items.length - 3; i++) {
@@ -245,22 +245,3 @@ describe('the tools map while calls stream and settle one after another', () => 
     expect(entries[entries.length - 1]).to.be.at.least(30);
   });
 });
-
-function shape(conversation: Conversation): unknown {
-  return {
-    items: conversation.items.map((item) =>
-      item.kind === 'group'
-        ? {
-            id: item.id,
-            tools: item.tools.map((t) => `${t.callId}:${t.stage}:${t.argsRaw?.length}`),
-            summary: item.summary,
-            detail: item.detail,
-          }
-        : { id: item.id, kind: item.kind },
-    ),
-    tools: [...conversation.tools].map(
-      ([callId, tool]) => `${callId}:${tool.stage}:${tool.argsRaw?.length}`,
-    ),
-    size: conversation.tools.size,
-  };
-}

@@ -12,7 +12,13 @@ import type { AssistantNode } from '../../src/definitions/assistant-definition.j
 import type { CallfoldEvent } from '../../src/events/types.js';
 import { Builder } from '../../src/groups/builder.js';
 import { groupProbe } from '../../src/groups/probe.js';
-import { NOW, settle, settledLog, toolDelta } from '../assembler/support/events.js';
+import {
+  conversationShape,
+  NOW,
+  settle,
+  settledLog,
+  toolDelta,
+} from '../assembler/support/events.js';
 import { describe, it } from '../harness.js';
 
 /** `tools` settled calls in groups of 1–4 with assistant text between. */
@@ -98,7 +104,7 @@ describe('publishing while one call streams costs what changed', () => {
       }
       const [p, r] = [patched.publish(), rebuilt.publish()];
       for (const c of [p, r]) c.tools.get('w1')?.args.stringLength('content', { step: 1024 });
-      expect(shape(p)).to.deep.equal(shape(r));
+      expect(conversationShape(p)).to.deep.equal(conversationShape(r));
       if (step === 5 || step === 9) {
         previous = p; // the rest of the log, and the withdrawal, change other items on purpose
         continue;
@@ -115,22 +121,3 @@ describe('publishing while one call streams costs what changed', () => {
     expect(step).to.be.greaterThan(10);
   });
 });
-
-function shape(conversation: Conversation): unknown {
-  return {
-    items: conversation.items.map((item) =>
-      item.kind === 'group'
-        ? {
-            id: item.id,
-            tools: item.tools.map((t) => `${t.callId}:${t.stage}`),
-            summary: item.summary,
-            detail: item.detail,
-          }
-        : { id: item.id },
-    ),
-    tools: [...conversation.tools].map(
-      ([callId, tool]) => `${callId}:${tool.stage}:${tool.argsRaw?.length}`,
-    ),
-    size: conversation.tools.size,
-  };
-}

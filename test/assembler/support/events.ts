@@ -198,3 +198,27 @@ export function outline<Extra extends { readonly kind: string } = never>(
     return label(item);
   });
 }
+
+/**
+ * What a publication shows, comparable with `deep.equal`: items (groups with their tools'
+ * callId, stage and argument length, summary and detail), the tools map in order, its size.
+ * Tests compare an incremental publication with a full rebuild's through it.
+ */
+export function conversationShape(conversation: Conversation): unknown {
+  return {
+    items: conversation.items.map((item) =>
+      item.kind === 'group'
+        ? {
+            id: item.id,
+            tools: item.tools.map((t) => `${t.callId}:${t.stage}:${t.argsRaw?.length}`),
+            summary: item.summary,
+            detail: item.detail,
+          }
+        : { id: item.id, kind: item.kind },
+    ),
+    tools: [...conversation.tools].map(
+      ([callId, tool]) => `${callId}:${tool.stage}:${tool.argsRaw?.length}`,
+    ),
+    size: conversation.tools.size,
+  };
+}
