@@ -160,6 +160,8 @@ export async function sdkRuns(
 /** One variant's figures from `sdkPairs`, per timed round. */
 export interface SdkPairCell {
   readonly variant: SdkVariant;
+  /** Wall time of each run, request to the stream's end, in ms. */
+  readonly wallMs: number[];
   /** CPU time of the main thread, in ms (Linux schedstat; the process's CPU time elsewhere). */
   readonly mainMs: number[];
   /** CPU time of the process, every thread. */
@@ -183,6 +185,7 @@ export async function sdkPairs(
   const cells = variants.map((variant) => ({
     variant,
     once: provider === 'anthropic' ? anthropicRun(url, variant) : openaiRun(url, variant),
+    wallMs: [] as number[],
     mainMs: [] as number[],
     cpuMs: [] as number[],
     gcMs: [] as number[],
@@ -194,7 +197,9 @@ export async function sdkPairs(
         profiler.start();
         const cpu = process.cpuUsage();
         const main = mainThreadMs();
+        const start = performance.now();
         const length = await cell.once();
+        const wallMs = performance.now() - start;
         const mainMs = mainThreadMs() - main;
         const used = process.cpuUsage(cpu);
         const gcMs = profiler.stop().statistics.reduce((sum, gc) => sum + gc.cost / 1000, 0);
@@ -202,6 +207,7 @@ export async function sdkPairs(
           throw new Error(`${provider} ${cell.variant}: read ${length} of ${argsLength}`);
         }
         if (round < 0) continue;
+        cell.wallMs.push(wallMs);
         cell.mainMs.push(mainMs);
         cell.cpuMs.push((used.user + used.system) / 1000);
         cell.gcMs.push(gcMs);
@@ -211,7 +217,13 @@ export async function sdkPairs(
     server.closeAllConnections();
     server.close();
   }
-  return cells.map(({ variant, mainMs, cpuMs, gcMs }) => ({ variant, mainMs, cpuMs, gcMs }));
+  return cells.map(({ variant, wallMs, mainMs, cpuMs, gcMs }) => ({
+    variant,
+    wallMs,
+    mainMs,
+    cpuMs,
+    gcMs,
+  }));
 }
 
 /** CPU time of this process's main thread so far, in ms (the process's where schedstat is missing). */
