@@ -25,15 +25,24 @@
  *   and call and settle, against the same durable events pushed alone; retained heap with the
  *   Assembler reachable after forced GC, per attempt, beyond what the durable events need.
  *
- * - sdk: one 512 KiB write over loopback through each official SDK (bench/support/sdk-streams.ts):
- *   iterating its stream alone, adapter + `assemble()`, and the SDK's own helper; wall time,
- *   and the process's CPU time beside it (on a loaded machine, wall time mostly measures
- *   waiting for a core). A last column, outside goal 5: adapter + `assemble()` over the
- *   same request's raw response (`.asResponse()`), which skips the SDK's SSE decoder.
+ * - sdk: one 512 KiB write over loopback through each official SDK (bench/support/sdk-streams.ts),
+ *   read four ways: iterating its stream alone, adapter + `assemble()` (goal 5), the SDK's own
+ *   stream helper, and adapter + `assemble()` over the same request's raw response
+ *   (`.asResponse()`, outside goal 5: it skips the SDK's SSE decoder). The four run in one
+ *   worker per provider, alternated run by run (the order reversed every other round), 10
+ *   timed rounds after 2 untimed ones, so the figures of a round were taken back to back under
+ *   the same load; the rounds of every worker are pooled. Goal 5's ratios are medians of the
+ *   per-round ratios (paired): the SDK's own SSE decoding is ~90% of every OpenAI row, so two
+ *   rows' difference of a few percent is lost in the spread between separate workers (until
+ *   2026-12-02 each variant ran in its own worker, and OpenAI came out 0.85–1.04× its helper
+ *   from run to run), and found again when each round compares its own runs
+ *   (docs/decisions/0012-goal-5-paired.md). Beside the wall times: the main-thread and
+ *   every-thread CPU each variant adds to iterating alone in the same round.
  *
  * `--markdown` prints the tables as Markdown (to paste into README.md and bench/README.md).
  * `BENCH_ROUNDS=1` runs one worker per row instead of three. `--only sdk` runs the sdk rows
- * alone (their two tables and goal 5), e.g. `BENCH_ROUNDS=1 npm run bench:sessions -- --only sdk`.
+ * alone (their two tables and goal 5), e.g. `BENCH_ROUNDS=1 npm run bench:sessions -- --only sdk`;
+ * `BENCH_SDK_ROUNDS` sets the timed rounds per sdk worker (default 10).
  *
  * Worker mode: `node .build/bench/sessions.bench.js --worker <scenario> <size> [<variant>]`
  * (`--worker publish 100,1000,10000`, or one size, e.g. to profile it: `--worker publish 10000`).
@@ -44,7 +53,13 @@ import { Assembler } from '../src/conversation/assembler.js';
 import type { CallfoldEvent, SessionEvent } from '../src/events/types.js';
 import { buildWriteArguments } from './support/content.js';
 import { printRunFooter } from './support/run-footer.js';
-import { SDK_VARIANTS, type SdkProvider, type SdkVariant, sdkRuns } from './support/sdk-streams.js';
+import {
+  SDK_VARIANTS,
+  type SdkPairCell,
+  type SdkProvider,
+  type SdkVariant,
+  sdkPairs,
+} from './support/sdk-streams.js';
 import { projection, sessionLog, streamedWrite } from './support/session-log.js';
 import { median, summarize } from './support/stats.js';
 import { type Column, markdownTable, textTable } from './support/table.js';
@@ -57,6 +72,8 @@ const EVENTS = [1_000, 10_000, 100_000] as const;
 const TOOLS = [100, 1_000, 10_000] as const;
 const ATTEMPTS = [200, 2_000] as const;
 const PROVIDERS: readonly SdkProvider[] = ['anthropic', 'openai'];
+/** Timed rounds per sdk worker: each round runs every variant once, back to back. */
+const SDK_ROUNDS = Math.max(1, Number(process.env.BENCH_SDK_ROUNDS ?? 10) || 10);
 
 /** Issue 15's goals. */
 const GOALS = { pagingRatio: 2, publishRatio: 1.5, retainedPerAttemptKiB: 0.5 };
@@ -288,8 +305,7 @@ async function worker(args: readonly string[]): Promise<void> {
   else if (scenario === 'publish') sendReport(publish(sizeText.split(',').map(Number)));
   else if (scenario === 'memory') sendReport(memory(size, variant));
   else if (scenario === 'sdk') {
-    const run = await sdkRuns(sizeText as SdkProvider, variant as SdkVariant, 2, 5);
-    sendReport({ ms: median(run.samples), cpuMs: median(run.cpuSamples), deltas: run.deltas });
+    sendReport({ cells: await sdkPairs(sizeText as SdkProvider, SDK_VARIANTS, SDK_ROUNDS) });
   } else throw new Error(`unknown scenario ${scenario}`);
 }
 
@@ -309,8 +325,12 @@ async function main(): Promise<void> {
     run: { script, args: ['--worker', ...args], timeoutMs: 600_000 },
   });
   const sdkOnly = only() === 'sdk';
-  const sdkJobs = PROVIDERS.flatMap((provider) =>
-    SDK_VARIANTS.map((variant) => job(`sdk ${provider} ${variant}`, 'sdk', provider, variant)),
+  const sdkJobs = PROVIDERS.map((provider) =>
+    job(
+      `sdk ${provider}: ${SDK_ROUNDS} alternated rounds of ${SDK_VARIANTS.join(', ')}`,
+      'sdk',
+      provider,
+    ),
   );
   const jobs = [
     ...(sdkOnly ? [] : EVENTS).flatMap((n) => [
@@ -327,7 +347,7 @@ async function main(): Promise<void> {
     ...sdkJobs,
   ];
   const started = performance.now();
-  const { reports, maxLoad } = await runRounds<Record<string, number | number[]>>(jobs, ROUNDS);
+  const { reports, maxLoad } = await runRounds<Record<string, unknown>>(jobs, ROUNDS);
   const reportsOf = (label: string) => reports[jobs.findIndex((j) => j.label === label)] ?? [];
   const figure = (label: string, key: string) =>
     median(reportsOf(label).map((r) => r[key] as number));
@@ -394,48 +414,83 @@ async function main(): Promise<void> {
   const pagingRatio = pages(largest) / batch(largest);
   const publishRatio = perPublish(TOOLS[TOOLS.length - 1] as number) / perPublish(TOOLS[0]);
   const retained = perAttempt(2_000);
-  const sdk = (provider: SdkProvider, variant: SdkVariant) =>
-    figure(`sdk ${provider} ${variant}`, 'ms');
+  /** Every timed round of a provider's sdk workers, pooled: per variant, the rounds' figures in order. */
+  const sdkCells = (provider: SdkProvider) => {
+    const label = jobs.find((j) => j.label.startsWith(`sdk ${provider}:`))?.label ?? '';
+    const pooled = new Map<SdkVariant, { [K in keyof SdkPairCell]: SdkPairCell[K] }>();
+    for (const report of reportsOf(label)) {
+      for (const cell of report.cells as SdkPairCell[]) {
+        const into = pooled.get(cell.variant);
+        if (!into) pooled.set(cell.variant, { ...cell });
+        else
+          for (const key of ['wallMs', 'mainMs', 'cpuMs', 'gcMs'] as const)
+            into[key].push(...cell[key]);
+      }
+    }
+    return (variant: SdkVariant) => pooled.get(variant) as SdkPairCell;
+  };
+  type Series = 'wallMs' | 'mainMs' | 'cpuMs';
+  const sdk = (provider: SdkProvider, variant: SdkVariant, key: Series = 'wallMs') =>
+    median(sdkCells(provider)(variant)[key]);
+  /** Per round: `variant`'s figure ÷ `by`'s, taken back to back. */
+  const roundRatios = (provider: SdkProvider, variant: SdkVariant, by: SdkVariant) => {
+    const cells = sdkCells(provider);
+    const of = cells(by).wallMs;
+    return cells(variant).wallMs.map((ms, i) => ms / (of[i] as number));
+  };
+  /** The median over rounds of what `variant` adds to iterating alone in the same round. */
+  const added = (provider: SdkProvider, variant: SdkVariant, key: Series) => {
+    const cells = sdkCells(provider);
+    const alone = cells('iterate')[key];
+    return median(cells(variant)[key].map((ms, i) => ms - (alone[i] as number)));
+  };
+  const providerTitle = (provider: SdkProvider) =>
+    provider === 'anthropic'
+      ? 'Anthropic Messages (helper: messages.stream().finalMessage())'
+      : 'OpenAI Chat Completions (helper: chat.completions.stream().finalChatCompletion())';
   const sdkColumns: Column[] = [
-    { title: '512 KiB write over loopback' },
+    { title: '512 KiB write over loopback, wall' },
     { title: 'SDK stream alone', align: 'right' },
     { title: 'adapter + assemble()', align: 'right' },
     { title: 'SDK stream helper', align: 'right' },
     { title: '÷ stream alone', align: 'right' },
     { title: '÷ helper', align: 'right' },
+    { title: 'faster than the helper', align: 'right' },
     { title: 'adapter + assemble() over `.asResponse()`', align: 'right' },
   ];
-  const sdkRows = PROVIDERS.map((provider) => [
-    provider === 'anthropic'
-      ? 'Anthropic Messages (helper: messages.stream().finalMessage())'
-      : 'OpenAI Chat Completions (helper: chat.completions.stream().finalChatCompletion())',
-    `${fmt(sdk(provider, 'iterate'), 0)} ms`,
-    `${fmt(sdk(provider, 'callfold'), 0)} ms`,
-    `${fmt(sdk(provider, 'helper'), 0)} ms`,
-    ratio(sdk(provider, 'callfold') / sdk(provider, 'iterate')),
-    ratio(sdk(provider, 'callfold') / sdk(provider, 'helper')),
-    `${fmt(sdk(provider, 'response'), 0)} ms`,
-  ]);
+  const sdkRows = PROVIDERS.map((provider) => {
+    const byHelper = roundRatios(provider, 'callfold', 'helper');
+    return [
+      providerTitle(provider),
+      `${fmt(sdk(provider, 'iterate'), 0)} ms`,
+      `${fmt(sdk(provider, 'callfold'), 0)} ms`,
+      `${fmt(sdk(provider, 'helper'), 0)} ms`,
+      ratio(median(roundRatios(provider, 'callfold', 'iterate'))),
+      ratio(median(byHelper)),
+      `${byHelper.filter((r) => r < 1).length} of ${byHelper.length} rounds`,
+      `${fmt(sdk(provider, 'response'), 0)} ms`,
+    ];
+  });
   const cpuColumns: Column[] = [
-    { title: 'CPU time (every thread)' },
-    { title: 'SDK stream alone', align: 'right' },
-    { title: 'adapter + assemble()', align: 'right' },
-    { title: 'SDK stream helper', align: 'right' },
-    { title: '÷ stream alone', align: 'right' },
-    { title: 'over `.asResponse()`', align: 'right' },
+    { title: 'added to iterating alone, same round (median)' },
+    { title: 'adapter + assemble(): main thread', align: 'right' },
+    { title: 'every thread', align: 'right' },
+    { title: 'SDK stream helper: main thread', align: 'right' },
+    { title: 'every thread', align: 'right' },
   ];
-  const cpu = (provider: SdkProvider, variant: SdkVariant) =>
-    figure(`sdk ${provider} ${variant}`, 'cpuMs');
+  const signed = (n: number) => `${n >= 0 ? '+' : '−'}${fmt(Math.abs(n))} ms`;
   const cpuRows = PROVIDERS.map((provider) => [
-    provider === 'anthropic' ? 'Anthropic Messages' : 'OpenAI Chat Completions',
-    `${fmt(cpu(provider, 'iterate'), 0)} ms`,
-    `${fmt(cpu(provider, 'callfold'), 0)} ms`,
-    `${fmt(cpu(provider, 'helper'), 0)} ms`,
-    ratio(cpu(provider, 'callfold') / cpu(provider, 'iterate')),
-    `${fmt(cpu(provider, 'response'), 0)} ms`,
+    provider === 'anthropic' ? 'Anthropic Messages, CPU' : 'OpenAI Chat Completions, CPU',
+    signed(added(provider, 'callfold', 'mainMs')),
+    signed(added(provider, 'callfold', 'cpuMs')),
+    signed(added(provider, 'helper', 'mainMs')),
+    signed(added(provider, 'helper', 'cpuMs')),
   ]);
-  const sdkWorst = Math.max(...PROVIDERS.map((p) => sdk(p, 'callfold') / sdk(p, 'iterate')));
-  const sdkFaster = PROVIDERS.every((p) => sdk(p, 'callfold') < sdk(p, 'helper'));
+  const aloneRatios = PROVIDERS.map((p) => median(roundRatios(p, 'callfold', 'iterate')));
+  const sdkWorst = Math.max(...aloneRatios);
+  const worstProvider = PROVIDERS[aloneRatios.indexOf(sdkWorst)] ?? '';
+  const helperRatios = PROVIDERS.map((p) => median(roundRatios(p, 'callfold', 'helper')));
+  const sdkFaster = helperRatios.every((r) => r < 1);
   const goals = [
     [
       `1. ${largest.toLocaleString('en-US')} events paged ÷ one batch`,
@@ -456,15 +511,15 @@ async function main(): Promise<void> {
       verdict(retained <= GOALS.retainedPerAttemptKiB),
     ],
     [
-      '5. adapter + assemble() ÷ SDK stream alone (worst provider)',
-      ratio(sdkWorst),
+      '5. adapter + assemble() ÷ SDK stream alone, paired by round (worst provider)',
+      `${ratio(sdkWorst)} (${worstProvider})`,
       '≤ 1.3×',
       verdict(sdkWorst <= 1.3),
     ],
     [
-      '5. adapter + assemble() faster than the SDK helper',
-      sdkFaster ? 'both' : 'not both',
-      'both',
+      '5. adapter + assemble() ÷ the SDK helper, paired by round',
+      PROVIDERS.map((p, i) => `${p} ${ratio(helperRatios[i] as number)}`).join(', '),
+      '< 1× for both',
       verdict(sdkFaster),
     ],
   ];
@@ -487,6 +542,9 @@ async function main(): Promise<void> {
   );
   console.log('');
   console.log(`- ${ROUNDS} rounds of one fresh worker per row; medians of the workers' figures.`);
+  console.log(
+    `- sdk: one worker per provider per round, ${SDK_ROUNDS} timed rounds each (the variants alternated, back to back), pooled; ratios are medians of per-round ratios.`,
+  );
   console.log(
     '- memory: process.memoryUsage().heapUsed after forced GC, Assembler reachable, inputs built before the baseline.',
   );

@@ -13,9 +13,9 @@ import { buildWriteArguments } from './content.js';
 /**
  * Goal 5 of the sessions benchmark: one 512 KiB `write` streamed by a local node:http server
  * over loopback in a provider's documented wire format, read by the official SDK three ways
- * in the same worker: iterating the SDK's stream alone, adapter + `assemble()` (default
- * scheduler), and the SDK's own stream helper (`messages.stream().finalMessage()`,
- * `chat.completions.stream().finalChatCompletion()`).
+ * in the same worker, alternated run by run (`sdkPairs`): iterating the SDK's stream alone,
+ * adapter + `assemble()` (default scheduler), and the SDK's own stream helper
+ * (`messages.stream().finalMessage()`, `chat.completions.stream().finalChatCompletion()`).
  *
  * A fourth variant, not part of goal 5, is adapter + `assemble()` over the same request's raw
  * response (`create({ stream: true }).asResponse()`): callfold's own SSE decoder instead of
@@ -113,50 +113,6 @@ async function serve(body: string): Promise<{ server: Server; url: string }> {
   return { server, url: `http://127.0.0.1:${port}` };
 }
 
-export interface SdkRun {
-  /** Time of each run, request to the stream's end, in ms. */
-  readonly samples: number[];
-  /** CPU time of the process (every thread: server, client, GC) during each run, in ms. */
-  readonly cpuSamples: number[];
-  readonly deltas: number;
-}
-
-/** Runs `variant` `runs` times after `warmup` untimed runs; checks what each run read. */
-export async function sdkRuns(
-  provider: SdkProvider,
-  variant: SdkVariant,
-  warmup: number,
-  runs: number,
-): Promise<SdkRun> {
-  const { body, fragments, argsLength } = sseBody(provider);
-  const { server, url } = await serve(body);
-  const once = provider === 'anthropic' ? anthropicRun(url, variant) : openaiRun(url, variant);
-  const samples: number[] = [];
-  const cpuSamples: number[] = [];
-  try {
-    for (let i = 0; i < warmup + runs; i++) {
-      const cpu = process.cpuUsage();
-      const start = performance.now();
-      const length = await once();
-      const ms = performance.now() - start;
-      const used = process.cpuUsage(cpu);
-      if (length !== argsLength) {
-        throw new Error(
-          `${provider} ${variant}: read ${length} argument characters of ${argsLength}`,
-        );
-      }
-      if (i >= warmup) {
-        samples.push(ms);
-        cpuSamples.push((used.user + used.system) / 1000);
-      }
-    }
-  } finally {
-    server.closeAllConnections();
-    server.close();
-  }
-  return { samples, cpuSamples, deltas: fragments };
-}
-
 /** One variant's figures from `sdkPairs`, per timed round. */
 export interface SdkPairCell {
   readonly variant: SdkVariant;
@@ -203,7 +159,7 @@ export async function sdkPairs(
         const mainMs = mainThreadMs() - main;
         const used = process.cpuUsage(cpu);
         const gcMs = profiler.stop().statistics.reduce((sum, gc) => sum + gc.cost / 1000, 0);
-        if (length !== argsLength && !(provider === 'anthropic' && cell.variant === 'helper')) {
+        if (length !== argsLength) {
           throw new Error(`${provider} ${cell.variant}: read ${length} of ${argsLength}`);
         }
         if (round < 0) continue;
