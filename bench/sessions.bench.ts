@@ -52,6 +52,7 @@ import { fileURLToPath } from 'node:url';
 import { Assembler } from '../src/conversation/assembler.js';
 import type { CallfoldEvent, SessionEvent } from '../src/events/types.js';
 import { buildWriteArguments } from './support/content.js';
+import { type Goal, goal, goalTable } from './support/goals.js';
 import { printRunFooter } from './support/run-footer.js';
 import {
   SDK_VARIANTS,
@@ -76,7 +77,7 @@ const PROVIDERS: readonly SdkProvider[] = ['anthropic', 'openai'];
 const SDK_ROUNDS = Math.max(1, Number(process.env.BENCH_SDK_ROUNDS ?? 10) || 10);
 
 /** Issue 15's goals. */
-const GOALS = { pagingRatio: 2, publishRatio: 1.5, retainedPerAttemptKiB: 0.5 };
+const GOALS = { pagingRatio: 2, publishRatio: 1.5, retainedPerAttemptKiB: 0.5, sdkAloneRatio: 1.3 };
 
 const gc = (globalThis as { gc?: () => void }).gc;
 function collect(): void {
@@ -311,7 +312,6 @@ async function worker(args: readonly string[]): Promise<void> {
 
 const fmt = (n: number, digits = 1) => n.toFixed(digits);
 const ratio = (n: number) => `${n.toFixed(2)}×`;
-const verdict = (ok: boolean) => (ok ? 'yes' : '**no**');
 /** Min–median–max of per-block ratios. */
 const spread = (ratios: readonly number[]) => {
   const { min, median: mid, max } = summarize(ratios);
@@ -489,45 +489,37 @@ async function main(): Promise<void> {
   const aloneRatios = PROVIDERS.map((p) => median(roundRatios(p, 'callfold', 'iterate')));
   const sdkWorst = Math.max(...aloneRatios);
   const worstProvider = PROVIDERS[aloneRatios.indexOf(sdkWorst)] ?? '';
-  const helperRatios = PROVIDERS.map((p) => median(roundRatios(p, 'callfold', 'helper')));
-  const sdkFaster = helperRatios.every((r) => r < 1);
-  const goals = [
-    [
-      `1. ${largest.toLocaleString('en-US')} events paged ÷ one batch`,
-      ratio(pagingRatio),
-      `≤ ${GOALS.pagingRatio}×`,
-      verdict(pagingRatio <= GOALS.pagingRatio),
-    ],
-    [
-      '2. per-publish time, 10,000 tools ÷ 100 tools',
-      `${ratio(publishRatio)} (blocks ${spread(blockRatios)})`,
-      `≤ ${GOALS.publishRatio}×`,
-      verdict(publishRatio <= GOALS.publishRatio),
-    ],
-    [
-      '3. retained per settled attempt (2,000 attempts)',
-      `${fmt(retained, 2)} KiB`,
-      `≤ ${GOALS.retainedPerAttemptKiB} KiB`,
-      verdict(retained <= GOALS.retainedPerAttemptKiB),
-    ],
-    [
-      '5. adapter + assemble() ÷ SDK stream alone, paired by round (worst provider)',
-      `${ratio(sdkWorst)} (${worstProvider})`,
-      '≤ 1.3×',
-      verdict(sdkWorst <= 1.3),
-    ],
-    [
-      '5. adapter + assemble() ÷ the SDK helper, paired by round',
-      PROVIDERS.map((p, i) => `${p} ${ratio(helperRatios[i] as number)}`).join(', '),
-      '< 1× for both',
-      verdict(sdkFaster),
-    ],
-  ];
-  const goalColumns: Column[] = [
-    { title: 'goal' },
-    { title: 'measured', align: 'right' },
-    { title: 'target', align: 'right' },
-    { title: 'met' },
+  const helperRounds = PROVIDERS.map((p) => roundRatios(p, 'callfold', 'helper'));
+  const goals: Goal[] = [
+    goal(`1. ${largest.toLocaleString('en-US')} events paged ÷ one batch`, pagingRatio, {
+      op: '≤',
+      bound: GOALS.pagingRatio,
+      unit: '×',
+    }),
+    goal(
+      `2. per-publish time, 10,000 tools ÷ 100 tools (blocks ${spread(blockRatios)})`,
+      publishRatio,
+      { op: '≤', bound: GOALS.publishRatio, unit: '×' },
+    ),
+    goal('3. retained per settled attempt (2,000 attempts)', retained, {
+      op: '≤',
+      bound: GOALS.retainedPerAttemptKiB,
+      unit: ' KiB',
+    }),
+    goal(
+      `5. adapter + assemble() ÷ SDK stream alone, paired by round (worst: ${worstProvider})`,
+      sdkWorst,
+      { op: '≤', bound: GOALS.sdkAloneRatio, unit: '×' },
+    ),
+    ...PROVIDERS.map((provider, i) => {
+      const rounds = helperRounds[i] as number[];
+      const faster = rounds.filter((r) => r < 1).length;
+      return goal(
+        `5. adapter + assemble() ÷ the ${provider} SDK helper, paired by round (faster in ${faster} of ${rounds.length})`,
+        median(rounds),
+        { op: '<', bound: 1, unit: '×' },
+      );
+    }),
   ];
   const markdown = process.argv.includes('--markdown');
   const table = markdown ? markdownTable : textTable;
@@ -538,7 +530,10 @@ async function main(): Promise<void> {
   console.log(`${sdkOnly ? '\n' : ''}${table(sdkColumns, sdkRows)}\n`);
   console.log(`${table(cpuColumns, cpuRows)}\n`);
   console.log(
-    table(goalColumns, sdkOnly ? goals.filter(([title]) => title?.startsWith('5.')) : goals),
+    goalTable(
+      sdkOnly ? goals.filter((g) => g.goal.startsWith('5.')) : goals,
+      markdown ? 'markdown' : 'text',
+    ),
   );
   console.log('');
   console.log(`- ${ROUNDS} rounds of one fresh worker per row; medians of the workers' figures.`);
