@@ -67,6 +67,17 @@ function sameCounts(a: readonly CategoryCount[], b: readonly CategoryCount[]): b
   return true;
 }
 
+/** Whether `map` holds exactly `tools`, in that order (a map in another order is not the same). */
+function sameEntries(map: ReadonlyMap<string, ToolNode>, tools: readonly ToolNode[]): boolean {
+  if (map.size !== tools.length) return false;
+  let i = 0;
+  for (const [callId, tool] of map) {
+    const other = tools[i++];
+    if (other !== tool || other.callId !== callId) return false;
+  }
+  return true;
+}
+
 /**
  * How the nodes given to `Builder.build` differ from the last call's (`NodeChanges` of
  * `NodeAssembler`, which the default composition passes on): the first `removed` nodes of the
@@ -163,9 +174,7 @@ export class Builder<Item extends KindedNode = AssistantNode> {
     const previous = this.#grouping;
     const { prefix, suffix } = keptOf(this.#snapshot, items);
     const sameItems = prefix === items.length && prefix === this.#snapshot.length;
-    const sameTools =
-      previous.tools.size === tools.length &&
-      tools.every((t) => previous.tools.get(t.callId) === t);
+    const sameTools = sameEntries(previous.tools, tools);
     if (sameItems && sameTools) return previous;
     if (!sameItems) this.#snapshot = ItemsSnapshot.of(items, this.#kept(prefix, suffix));
     this.#grouping = grouping(this.#snapshot, sameTools ? previous.tools : ToolMap.of(tools));

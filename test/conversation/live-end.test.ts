@@ -245,3 +245,33 @@ describe('the tools map while calls stream and settle one after another', () => 
     expect(entries[entries.length - 1]).to.be.at.least(30);
   });
 });
+
+describe('the order of the tools map after a settle far back', () => {
+  it('a settle farther back than the repair looks, whose calls were recorded in another order, lists the tools map in the new order (failed before: the full rebuild kept the last map, in the old order)', () => {
+    const assembler = new Assembler({ now: () => NOW });
+    const all: CallfoldEvent[] = [
+      toolDelta('x', 0, 'c1', '{"file_path":"/a.ts"}', 'Read'),
+      toolDelta('x', 1, 'c2', '{"file_path":"/b.ts"}', 'Read'),
+      message(1, 'x', [
+        { type: 'tool-use', callId: 'c1', name: 'Read', argsText: '{"file_path":"/a.ts"}' },
+        { type: 'tool-use', callId: 'c2', name: 'Read', argsText: '{"file_path":"/b.ts"}' },
+      ]),
+      // The producer records c2 first: once the deltas are withdrawn, c2 opens before c1.
+      call(2, 'c2', 'Read', '{"file_path":"/b.ts"}'),
+      call(3, 'c1', 'Read', '{"file_path":"/a.ts"}'),
+    ];
+    for (let i = 0; i < 70; i++) all.push(call(10 + i, `later${i}`, 'Read', '{"file_path":"/c.ts"}'));
+    assembler.push(all);
+    const before = assembler.publish();
+    expect([...before.tools.keys()].slice(0, 2)).to.deep.equal(['c1', 'c2']);
+    all.push(settle('x'));
+    assembler.push(settle('x'));
+    const after = assembler.publish();
+    const rebuilt = new Assembler({ now: () => NOW });
+    rebuilt.push(all);
+    expect([...after.tools.keys()].slice(0, 2)).to.deep.equal(['c2', 'c1']);
+    expect(conversationShape(after)).to.deep.equal(conversationShape(rebuilt.publish()));
+    // The nodes themselves did not change: the same objects, in the new order.
+    expect(after.tools.get('c1')).to.equal(before.tools.get('c1'));
+  });
+});

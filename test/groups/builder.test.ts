@@ -224,6 +224,21 @@ describe('Builder: structure sharing', () => {
     expect(onlyGroup(session.publish()).detail).to.equal('TODO');
     expect(groupProbe.details - before).to.equal(1);
   });
+  it('a full build of the same tool nodes in another order lists the tools map in that order (failed before: it kept the last map, in the old order)', () => {
+    const session = assembler();
+    session.push([
+      toolCall(1, 'c1', 'Read', '{"file_path":"a.ts"}'),
+      toolCall(2, 'c2', 'Read', '{"file_path":"b.ts"}'),
+    ]);
+    const [first, second] = [...session.publish().tools.values()] as ToolNode[];
+    const builder = new Builder();
+    const before = builder.build([first as ToolNode, second as ToolNode]);
+    const after = builder.build([second as ToolNode, first as ToolNode]);
+    expect([...before.tools.keys()]).to.deep.equal(['c1', 'c2']);
+    expect([...after.tools.keys()]).to.deep.equal(['c2', 'c1']);
+    expect(after.tools.get('c1')).to.equal(first);
+    expect(builder.build([second as ToolNode, first as ToolNode]).tools).to.equal(after.tools);
+  });
 });
 
 describe('Builder: group detail while fields stream', () => {
