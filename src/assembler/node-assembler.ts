@@ -665,7 +665,8 @@ export class NodeAssembler<Node, Published> {
       if (contexts?.get(context.key) === context) contexts.delete(context.key);
       context.node = undefined;
       if (context.ordered && !context.front) this.#markMoved(context);
-      else this.#orderValid = false;
+      // One never placed (it never opened: a block end alone) leaves the order as it is.
+      else if (context.ordered || context.front) this.#orderValid = false;
       return;
     }
     if (context.state === undefined) {

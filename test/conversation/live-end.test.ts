@@ -125,6 +125,29 @@ describe('a call starting and settling at the live end costs what changed', () =
     expect(large.settle).to.be.at.most(small.settle + 8);
   });
 
+  it('an attempt whose only Match for its response is a block end (its deltas never named the tool) settles without sorting (failed before: dropping that never-opened Context sorted and listed every Context)', () => {
+    const assembler = new Assembler({ now: () => NOW });
+    const all: CallfoldEvent[] = [...settled(2_000)];
+    assembler.push(all);
+    assembler.publish();
+    const live: CallfoldEvent[] = [
+      toolDelta('n', 0, 'cn', '{"file_path":'),
+      toolDelta('n', 0, 'cn', '"/a.ts"}'),
+      { type: 'stream/block-end', attemptId: 'n', block: 0, callId: 'cn', text: '{"file_path":"/a.ts"}' },
+    ];
+    assembler.push(live);
+    all.push(...live);
+    assembler.publish();
+    assembler.push(settle('n'));
+    all.push(settle('n'));
+    const before = work();
+    const published = assembler.publish();
+    expect(work() - before).to.be.at.most(32);
+    const rebuilt = new Assembler({ now: () => NOW });
+    rebuilt.push(all);
+    expect(conversationShape(published)).to.deep.equal(conversationShape(rebuilt.publish()));
+  });
+
   it('(negative control) a settle whose Contexts are farther from the end than the repair looks sorts and lists every Context, and the count shows it', () => {
     const assembler = new Assembler({ now: () => NOW });
     assembler.push(settled(2_000));
