@@ -133,7 +133,13 @@ describe('a call starting and settling at the live end costs what changed', () =
     const live: CallfoldEvent[] = [
       toolDelta('n', 0, 'cn', '{"file_path":'),
       toolDelta('n', 0, 'cn', '"/a.ts"}'),
-      { type: 'stream/block-end', attemptId: 'n', block: 0, callId: 'cn', text: '{"file_path":"/a.ts"}' },
+      {
+        type: 'stream/block-end',
+        attemptId: 'n',
+        block: 0,
+        callId: 'cn',
+        text: '{"file_path":"/a.ts"}',
+      },
     ];
     assembler.push(live);
     all.push(...live);
@@ -283,7 +289,8 @@ describe('the order of the tools map after a settle far back', () => {
       call(2, 'c2', 'Read', '{"file_path":"/b.ts"}'),
       call(3, 'c1', 'Read', '{"file_path":"/a.ts"}'),
     ];
-    for (let i = 0; i < 70; i++) all.push(call(10 + i, `later${i}`, 'Read', '{"file_path":"/c.ts"}'));
+    for (let i = 0; i < 70; i++)
+      all.push(call(10 + i, `later${i}`, 'Read', '{"file_path":"/c.ts"}'));
     assembler.push(all);
     const before = assembler.publish();
     expect([...before.tools.keys()].slice(0, 2)).to.deep.equal(['c1', 'c2']);
