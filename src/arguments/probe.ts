@@ -17,4 +17,6 @@ export const argumentProbe = {
   parsed: 0,
   /** Characters of an authoritative text compared with the fragments received (`seal`, `absorb`). */
   compared: 0,
+  /** Fragments an ArgumentSource copied into a chunk joined with others (`join`). */
+  joined: 0,
 };

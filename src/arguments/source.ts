@@ -35,16 +35,33 @@ export class ArgumentSource {
     this.received += fragment.length;
   }
 
-  /** Joins the pending fragments into one chunk; returns whether any text was added. */
+  /**
+   * Makes the pending fragments chunks; returns whether any text was added. Consecutive
+   * fragments shorter than `LONG` are joined into one chunk; a longer one is a chunk as it
+   * is, not copied (`assemble()`'s direct path appends a block's text as the batches its
+   * adapter flattened once: copying them again into one string cost more than the scan,
+   * docs/decisions/0011-sdk-stream-costs.md).
+   */
   join(): boolean {
     const { pending } = this;
     if (pending.length === 0) return false;
-    const chunk = pending.length === 1 ? (pending[0] as string) : pending.join('');
     this.pending = [];
+    let from = 0;
+    for (let i = 0; i < pending.length; i++) {
+      const fragment = pending[i] as string;
+      if (fragment.length < LONG) continue;
+      if (from < i) this.#add(joined(pending, from, i));
+      this.#add(fragment);
+      from = i + 1;
+    }
+    if (from < pending.length) this.#add(joined(pending, from, pending.length));
+    return true;
+  }
+
+  #add(chunk: string): void {
     this.chunks.push(chunk);
     this.starts.push(this.joined);
     this.joined += chunk.length;
-    return true;
   }
 
   /** True when the received text equals `text` exactly, fragment by fragment (no hashing). */
@@ -150,6 +167,16 @@ export class ArgumentSource {
     }
     return -1;
   }
+}
+
+/** A fragment at least this long becomes a chunk of its own in `ArgumentSource.join`. */
+const LONG = 256;
+
+/** `parts[from..to)` joined: the part itself when there is one, else a new string. */
+function joined(parts: readonly string[], from: number, to: number): string {
+  if (to - from === 1) return parts[from] as string;
+  if (DEV_MODE) argumentProbe.joined += to - from;
+  return (from === 0 && to === parts.length ? parts : parts.slice(from, to)).join('');
 }
 
 /**

@@ -16,6 +16,12 @@ export interface StreamedBlock {
   /** The text appended since the last cut, as one string the block keeps too (never copy it). */
   cut(): string;
   /**
+   * The text appended since the last cut, as the strings the block keeps it in (none when
+   * there is none): the same text as `cut()`, joined, and a cut all the same, but never
+   * copied into one new string (see `TextBuffer.pieces`).
+   */
+  pieces(): readonly string[];
+  /**
    * Set by a sink that holds a run of this block (it clears it when it cuts the run): while
    * it is set, the source appends each fragment and writes no continuation for it. The
    * fragments are continuations all the same, taken by the sink's next cut (see `EventSink`).

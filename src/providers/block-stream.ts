@@ -54,6 +54,10 @@ export class ToolBlockStream implements StreamedBlock {
   cut(): string {
     return this.#parts.cut();
   }
+
+  pieces(): readonly string[] {
+    return this.#parts.pieces();
+  }
 }
 
 /** A text or reasoning block as an `Attempt` streams it: see `ToolBlockStream`. */
@@ -85,5 +89,9 @@ export class TextBlockStream implements StreamedBlock {
 
   cut(): string {
     return this.#parts.cut();
+  }
+
+  pieces(): readonly string[] {
+    return this.#parts.pieces();
   }
 }

@@ -20,12 +20,13 @@ import { DEV_MODE } from '../internal/dev-mode.js';
  * 3. The continuations of a block are a run: nothing is done per continuation (the source
  *    writes none while the run is held: `StreamedBlock.held`). Several blocks may hold a run
  *    at once (parallel calls whose deltas interleave, chunk by chunk), each folded as one
- *    delta whose `args` (or `text`) is the block's text cut since its run began
- *    (`StreamedBlock.cut`, the block's own string, not a copy), stamped with the time of its
- *    first chunk, in the order the runs began: before any other event is folded, and before
- *    every publication (`drain`). A reader may join fragments received between two reads
- *    anyway, and the blocks' Definitions are apart: only the number of deltas they see
- *    differs, never an answer, a node or a time.
+ *    few deltas whose `args` (or `text`) are the block's text cut since its run began
+ *    (`StreamedBlock.pieces`: the block's own strings, one delta per batch of fragments,
+ *    never copied into one), stamped with the time of its first chunk, in the order the runs
+ *    began: before any other event is folded, and before every publication (`drain`). A
+ *    reader may join fragments received between two reads anyway, and the blocks'
+ *    Definitions are apart: only the number of deltas they see differs, never an answer, a
+ *    node or a time.
  * 4. A block end the source vouches for (`EventSink.joinedEnd`) is marked for the Tool
  *    Definition (`vouchJoined`) once validated: every delta of its block was folded here.
  */
@@ -100,7 +101,13 @@ export class DirectFold<Node, Published> {
     for (const run of runs) run.held = false;
     for (let i = 0; i < runs.length; i++) {
       const run = runs[i] as StreamedBlock;
-      pushChecked(this.#assembler, run.delta(run.cut()), times[i] as number);
+      const at = times[i] as number;
+      const pieces = run.pieces();
+      if (pieces.length === 0) pushChecked(this.#assembler, run.delta(''), at);
+      // One delta per piece the block keeps: the reader keeps each piece as it is (a chunk of
+      // its own: `ArgumentSource.join`), where one delta of the pieces joined would be copied
+      // into one new string the first time the reader reads it.
+      for (const piece of pieces) pushChecked(this.#assembler, run.delta(piece), at);
     }
   }
 

@@ -52,6 +52,41 @@ describe("TextBuffer (the fragments an adapter keeps for a block's full text)", 
     );
   });
 
+  it('hands the text since the last cut over as its own pieces, none longer than a batch, for any fragments and cuts of either kind', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(fc.string({ maxLength: 3 }), fc.constantFrom('none', 'cut', 'pieces')), {
+          maxLength: TextBuffer.BATCH * 3 + 5,
+        }),
+        (steps) => {
+          const buffer = new TextBuffer();
+          let since: string[] = [];
+          for (const [fragment, take] of steps) {
+            buffer.push(fragment);
+            since.push(fragment);
+            if (take === 'none') continue;
+            if (take === 'cut') expect(buffer.cut()).to.equal(since.join(''));
+            else {
+              const pieces = buffer.pieces();
+              expect(pieces.join('')).to.equal(since.join(''));
+              // Every piece is non-empty and holds at most a batch of fragments.
+              for (const piece of pieces) {
+                expect(piece).to.not.equal('');
+                expect(piece.length).to.be.at.most(TextBuffer.BATCH * 3);
+              }
+              expect(pieces.length).to.be.at.most(Math.ceil(since.length / TextBuffer.BATCH) + 1);
+            }
+            since = [];
+          }
+          expect(buffer.pieces().join('')).to.equal(since.join(''));
+          expect(buffer.pieces()).to.deep.equal([]);
+          expect(buffer.text()).to.equal(steps.map(([fragment]) => fragment).join(''));
+        },
+      ),
+      { numRuns: 60 },
+    );
+  });
+
   it('tells a blank text as trim() does, cut or not, across batches', () => {
     const blank = fc.constantFrom(' ', '\n', '\t', '\r', '\u00a0', '\u2028', '\ufeff', '');
     fc.assert(

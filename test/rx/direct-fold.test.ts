@@ -9,10 +9,13 @@ import {
   VirtualTimeScheduler,
 } from 'rxjs';
 import { argumentProbe } from '../../src/arguments/probe.js';
+import type { Definition } from '../../src/assembler/definition.js';
 import { assemblerProbe } from '../../src/assembler/probe.js';
+import { defaultDefinitions } from '../../src/conversation/assembler.js';
 import type { Conversation } from '../../src/conversation/conversation.js';
 import type { CallfoldEvent } from '../../src/events/types.js';
 import type { EventError } from '../../src/events/validate.js';
+import { TextBuffer } from '../../src/internal/text-buffer.js';
 import type { AdapterOptions } from '../../src/providers/adapter-run.js';
 import { fromAnthropicMessages } from '../../src/providers/anthropic-messages.js';
 import { fromOpenAIChatCompletions } from '../../src/providers/openai-chat-completions.js';
@@ -131,7 +134,7 @@ function seen(conversation: Conversation): unknown {
 }
 
 describe('assemble() over an adapter (the direct path)', () => {
-  it('folds a long call as a few runs: validation, clock, continuations written and folded events do not grow with its deltas (negative control: an operator between them folds every delta)', async () => {
+  it('folds a long call as a few runs: validation, clock and continuations written do not grow with its deltas, folded events only by one per batch of 256 (negative control: an operator between them folds every delta)', async () => {
     const deltas = 2_000;
     const chunks = anthropicChunks(writeFragments(deltas));
     const direct = await work(
@@ -144,8 +147,9 @@ describe('assemble() over an adapter (the direct path)', () => {
     expect(seen(direct.conversation)).to.deep.equal(seen(control.conversation));
     expect(direct.conversation.tools.get('toolu_1')?.stage).to.equal('start');
 
-    // The direct path: the first delta, the run of the others, the block end, the records.
-    expect(direct.received).to.be.below(10);
+    // The direct path: the first delta, the run of the others (a delta per batch the adapter
+    // flattened), the block end, the records.
+    expect(direct.received).to.be.below(10 + deltas / TextBuffer.BATCH);
     // The adapter writes a run's first continuation only: the others it appends (`held`).
     expect(direct.continuations).to.be.below(10);
     expect(direct.validated).to.be.below(10);
@@ -176,6 +180,48 @@ describe('assemble() over an adapter (the direct path)', () => {
     expect(direct.conversation.tools.get('toolu_1')?.argsRaw).to.equal(text);
     expect(direct.compared).to.equal(0);
     expect(control.compared).to.be.at.least(text.length);
+  });
+
+  it("hands the reader the adapter's own batches, one delta each, never the run joined into one string (failed before: one delta of 16,000 characters for the run, which the reader flattened into a copy; negative control: through an operator, every 16-character delta)", async () => {
+    const deltas = 1_000;
+    const fragments = writeFragments(deltas);
+    const chunks = anthropicChunks(fragments);
+    /** A Definition that only records the length of each tool-call delta's arguments. */
+    const spy = (lengths: number[]): Definition<never, never> => ({
+      name: 'spy',
+      match(event) {
+        if (event.type === 'stream/tool-call-delta') lengths.push(event.args.length);
+      },
+      start: () => {
+        throw new Error('never started');
+      },
+      update: (state) => state,
+      build: () => undefined,
+    });
+    const folded = async (events: Observable<CallfoldEvent>) => {
+      const lengths: number[] = [];
+      const { conversation } = await work(events, {
+        definitions: [...defaultDefinitions, spy(lengths)],
+      });
+      return { lengths, conversation };
+    };
+    const direct = await folded(
+      fromAnthropicMessages(sdkStream(chunks), { session: fixedSession() }),
+    );
+    const control = await folded(
+      fromAnthropicMessages(sdkStream(chunks), { session: fixedSession() }).pipe(passOn),
+    );
+    expect(seen(direct.conversation)).to.deep.equal(seen(control.conversation));
+    const batch = TextBuffer.BATCH * 16;
+    // The call shown (no text yet), its first fragment (validated alone), then the run: every
+    // batch of 256 fragments, then the rest.
+    expect(direct.lengths).to.deep.equal([
+      0,
+      16,
+      ...Array(Math.floor((deltas - 1) / TextBuffer.BATCH)).fill(batch),
+      fragments.slice(1).join('').length % batch,
+    ]);
+    expect(control.lengths.length).to.equal(fragments.length + 1);
   });
 
   it('gives the times the ordinary path gives: a chunk is stamped when it arrives', async () => {
