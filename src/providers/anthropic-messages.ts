@@ -55,20 +55,32 @@ function anthropicFolder(run: AdapterRun): (chunk: unknown) => void {
   let lastIndex: unknown;
   let lastKey = '';
   return (chunk) => {
-    if (!isRecord(chunk) || typeof chunk.type !== 'string' || chunk.type === 'ping') return;
-    if (chunk.type === 'error') {
+    if (!isRecord(chunk)) return;
+    const { type, index } = chunk;
+    // Most chunks continue the arguments of the block before them: each field read once, the
+    // checks of the general path below (docs/decisions/0011-sdk-stream-costs.md).
+    if (type === 'content_block_delta' && typeof index === 'number' && index === lastIndex) {
+      const { delta } = chunk;
+      if (isRecord(delta) && delta.type === 'input_json_delta') {
+        const fragment = delta.partial_json;
+        if (fragment && inputs.size > 0) inputs.delete(lastKey);
+        run.attempt().args(lastKey, fragment);
+        return;
+      }
+    }
+    if (typeof type !== 'string' || type === 'ping') return;
+    if (type === 'error') {
       throw new ProviderStreamError(provider, errorMessage(chunk.error, 'stream error'), {
         payload: chunk,
       });
     }
     const attempt = run.attempt();
-    const { index } = chunk;
     if (typeof index !== 'number' || index !== lastIndex) {
       lastIndex = index;
       lastKey = `${index}`;
     }
     const key = lastKey;
-    switch (chunk.type) {
+    switch (type) {
       case 'message_start': {
         const id = field(chunk, 'message')?.id;
         if (typeof id === 'string' && id !== '') attempt.messageId ??= id;

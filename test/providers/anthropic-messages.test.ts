@@ -158,3 +158,49 @@ describe('fromAnthropicMessages: the recorded stream’s ping', () => {
     expect(withPing.events).to.deep.equal(without.events);
   });
 });
+
+describe('fromAnthropicMessages: work per chunk', () => {
+  /** `value` with every object in it behind a Proxy that counts reads by path (`delta.type`). */
+  function counted(value: unknown, reads: Map<string, number>, path = ''): unknown {
+    if (typeof value !== 'object' || value === null) return value;
+    return new Proxy(value, {
+      get(target, key, receiver) {
+        const name = `${path}${String(key)}`;
+        reads.set(name, (reads.get(name) ?? 0) + 1);
+        return counted(Reflect.get(target, key, receiver), reads, `${name}.`);
+      },
+    });
+  }
+
+  it('reads each field of a chunk that continues the last block’s arguments once (failed before: type four times, partial_json twice; negative control: a fragment of another block than the chunk before, on the general path, reads partial_json twice)', async () => {
+    const continuing = new Map<string, number>();
+    const other = new Map<string, number>();
+    const { events } = await run(fromAnthropicMessages, [
+      start,
+      blockStart(0, { type: 'tool_use', id: 'toolu_1', name: 'Write', input: {} }),
+      blockStart(1, { type: 'tool_use', id: 'toolu_2', name: 'Read', input: {} }),
+      // Block 0 after block 1's start: not the block before it, so the general path.
+      counted(json(0, '{"file_path":"a.ts",'), other),
+      json(0, '"content":"x"}'),
+      json(1, '{"file_path":'),
+      counted(json(1, '"b.ts"}'), continuing),
+      stop(0),
+      stop(1),
+      ...end(),
+    ]);
+    expect(ofType(events, 'tool/call').map((call) => call.args)).to.deep.equal([
+      '{"file_path":"a.ts","content":"x"}',
+      '{"file_path":"b.ts"}',
+    ]);
+    expect(Object.fromEntries(continuing)).to.deep.equal({
+      type: 1,
+      index: 1,
+      delta: 1,
+      'delta.type': 1,
+      'delta.partial_json': 1,
+    });
+    // A fragment of another block than the chunk before goes the general way, which reads
+    // the fragment twice.
+    expect(other.get('delta.partial_json')).to.equal(2);
+  });
+});
