@@ -39,10 +39,10 @@ export interface StreamedBlock {
  * 2. `continuation(block, fragment)` is the event `block.delta(fragment)`, `fragment` a
  *    non-empty string. The source appended `fragment` to the block's text just before, and
  *    appends to it nothing else while the block streams: the text since the block's last
- *    `cut()` is exactly the fragments of the continuations written since. The source cuts
- *    the block itself when it writes text of that block with `next` (a call's first delta),
- *    so that text is never taken twice. A sink that takes a continuation's text by cutting
- *    must cut for every continuation of that block it folds.
+ *    cut (`cut()` or `pieces()`) is exactly the fragments of the continuations written
+ *    since. The source cuts the block itself when it writes text of that block with `next`
+ *    (a call's first delta), so that text is never taken twice. A sink that takes a
+ *    continuation's text by cutting must cut for every continuation of that block it folds.
  *    While a sink has set `block.held`, the source writes no continuation of that block:
  *    it only appends the fragments, which the sink takes with its next cut.
  * 3. `joinedEnd(event)` is a `stream/block-end` whose `text` is exactly the text of every

@@ -1,6 +1,7 @@
 /**
  * The fragments of a streamed text, kept for its full text at the end, and handed on in
- * pieces (`cut`) to whoever else needs them, without a second copy. Internal: not re-exported.
+ * pieces (`pieces`, `cut`) to whoever else needs them, without a second copy. Internal: not
+ * re-exported.
  *
  * Why it is built this way (docs/decisions/0009-direct-adapter-fold.md,
  * docs/decisions/0010-one-copy-of-streamed-text.md):
@@ -14,9 +15,10 @@
  *   Assembler's reader receives each as a delta and keeps it as a chunk, so the reader and
  *   this buffer share one copy. `cut()` gives the same text as one string and keeps that very
  *   string as a piece; when a reader flattens it, in place, both hold the flat text, but that
- *   flattening is a second copy of every batch in it (made in one fresh allocation, which
- *   for a cut of 64 Ki characters or more is a large object on fresh pages: 8 ms per 512 KiB
- *   write over the Anthropic SDK, measured 2026-12-02), so the direct fold takes `pieces()`.
+ *   flattening is a second copy of every batch in it, in one fresh allocation: from 128 KiB
+ *   on (64 Ki two-byte characters, a few publications per 512 KiB write on a loaded machine)
+ *   a large object on fresh pages, 7–8 ms per 512 KiB write over the Anthropic SDK
+ *   (docs/decisions/0011-sdk-stream-costs.md). So the direct fold takes `pieces()`.
  * - `text()` concatenates the pieces without flattening them into one new string: the full
  *   text of a 512 KiB write would be a fresh 1 MiB allocation (two-byte text), which costs
  *   5–9 ms on a machine where each fresh page faults (measured 2026-12-02). V8 flattens it on
