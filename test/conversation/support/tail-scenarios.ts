@@ -20,6 +20,7 @@
  * and events while the check still fails, so a failure prints a short event list.
  */
 import type { NodeAssembler } from '../../../src/assembler/node-assembler.js';
+import { assemblerProbe } from '../../../src/assembler/probe.js';
 import { Assembler } from '../../../src/conversation/assembler.js';
 import type { Conversation } from '../../../src/conversation/conversation.js';
 import { definitionsWithTurns } from '../../../src/conversation/turns.js';
@@ -33,6 +34,7 @@ import {
   type StreamEvent,
 } from '../../../src/events/types.js';
 import type { GroupNode } from '../../../src/groups/builder.js';
+import { keptEnds } from '../../../src/groups/kept-ends.js';
 import {
   blockEnd,
   call,
@@ -460,8 +462,23 @@ export function scenario(seed: number, historySize = 120, liveSteps = 80): Step[
   const publishEvery = r.int(1, 4);
   let bigBursts = 2;
   let unpublished = 0;
+  // A batch of durable events held back and delivered after the next one: lower seqs
+  // arriving after higher ones (placed between them, not at the live end).
+  let late: CallfoldEvent[] | undefined;
   const push = (events: CallfoldEvent[]) => {
     if (events.length === 0) return;
+    if (
+      late === undefined &&
+      r.chance(0.04) &&
+      events.every((e) => !isStreamEvent(e) && e.type !== 'assistant/message')
+    ) {
+      late = events;
+      return;
+    }
+    if (late !== undefined) {
+      events = [...events, ...late];
+      late = undefined;
+    }
     // One action's events in one push, or cut in two (a publication may fall between).
     if (events.length > 1 && r.chance(0.2)) {
       const cut = r.int(1, events.length - 1);
@@ -493,7 +510,13 @@ export function scenario(seed: number, historySize = 120, liveSteps = 80): Step[
       events.push(...producer.advance(next));
       push(events);
     } else if (roll < 0.5 && attempt && !attempt.recorded) {
-      push(producer.advance(attempt));
+      // A few deltas, of this attempt's blocks or of the others' (parallel streams).
+      const events: CallfoldEvent[] = [];
+      for (let k = r.int(1, 4); k > 0; k--) {
+        const any = r.pick(live);
+        if (!any.recorded) events.push(...producer.advance(any));
+      }
+      push(events);
     } else if (roll < 0.58 && attempt) {
       // The attempt ends: recorded (the settle now or later), or aborted (settle alone).
       const done = attempt.blocks.every((b) => b.ended);
@@ -542,6 +565,10 @@ export interface Checked {
   publications: number;
   events: number;
   maxTools: number;
+  /** Publications that listed every node afresh (a sort, or a page and a changed end at once). */
+  relisted: number;
+  /** Publications patched whose Assembler put Contexts back in order (tail repair or front merge). */
+  repaired: number;
 }
 
 const isGroup = (item: { readonly kind: string }): item is GroupNode => item.kind === 'group';
@@ -680,6 +707,21 @@ function sharing(
   if (tools !== current.tools.size)
     return `groups hold ${tools} tools, the map ${current.tools.size}`;
   const items = current.items;
+  if (items !== previous.items) {
+    const ends = keptEnds(previous.items, items);
+    if (ends === undefined) return 'keptEnds does not know the items published before';
+    const shorter = Math.min(items.length, previous.items.length);
+    if (ends.prefix + ends.suffix > shorter) return `keptEnds ${JSON.stringify(ends)} overlap`;
+    for (let i = 0; i < ends.prefix; i++) {
+      if (items[i] !== previous.items[i])
+        return `keptEnds prefix ${ends.prefix}: item ${i} changed`;
+    }
+    for (let i = 1; i <= ends.suffix; i++) {
+      if (items[items.length - i] !== previous.items[previous.items.length - i]) {
+        return `keptEnds suffix ${ends.suffix}: item ${i} from the end changed`;
+      }
+    }
+  }
   if (
     items !== previous.items &&
     items.length === previous.items.length &&
@@ -706,7 +748,7 @@ export function check(
   steps: readonly Step[],
   make: () => Publisher = reference,
 ): { failure: string; at: number } | Checked {
-  const counts: Checked = { publications: 0, events: 0, maxTools: 0 };
+  const counts: Checked = { publications: 0, events: 0, maxTools: 0, relisted: 0, repaired: 0 };
   const incremental = make();
   // The log as one push gives it: older pages first, then what was pushed; a reconnection
   // withdraws every stream event held (settles stay: their attempts stay settled).
@@ -735,7 +777,10 @@ export function check(
           reconnected = true;
           break;
         case 'publish': {
+          const { listed, ordered } = assemblerProbe;
           const published = incremental.publish();
+          if (assemblerProbe.listed > listed) counts.relisted++;
+          else if (assemblerProbe.ordered > ordered) counts.repaired++;
           const again = incremental.publish();
           if (again !== published) return { failure: 'a publication without news is new', at };
           const rebuilt = reference();
