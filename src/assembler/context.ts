@@ -26,6 +26,8 @@ export class Context<State = unknown, Node = unknown> {
   moved = false;
   /** The publication whose re-listed tail held it (see NodeAssembler `#tail`). */
   tail = 0;
+  /** How many publications came before it was put at the end of the order (NodeAssembler `#place`). */
+  placed = -1;
   /** The node's number in the list last composed, valid while `slotEpoch` is the Assembler's. */
   slot = 0;
   slotEpoch = 0;

@@ -617,6 +617,7 @@ export class NodeAssembler<Node, Published> {
         (!last.front && (last.moved || this.#compareOpened(last, context) < 0)))
     ) {
       context.ordered = true;
+      context.placed = this.#publication;
       this.#order.push(context);
     } else {
       this.#orderValid = false;
@@ -669,14 +670,28 @@ export class NodeAssembler<Node, Published> {
       else if (context.ordered || context.front) this.#orderValid = false;
       return;
     }
+    const had = context.node !== undefined;
     if (context.state === undefined) {
       context.node = undefined;
-      return;
+    } else {
+      try {
+        context.node = context.definition.build(context.state, context.node);
+      } catch (error) {
+        this.#onError(error, context.definition.name, context.key);
+      }
     }
-    try {
-      context.node = context.definition.build(context.state, context.node);
-    } catch (error) {
-      this.#onError(error, context.definition.name, context.key);
+    // A node that appears or goes once its Context was listed (a call named after its first
+    // delta, a response whose text follows its first call) is listed again from there by the
+    // tail repair, as a Context that moved. (One placed since the last publication is in the
+    // appended tail already; with a page at the front too, the list is made afresh: `#changes`.)
+    if (
+      had !== (context.node !== undefined) &&
+      context.ordered &&
+      !context.front &&
+      context.placed !== this.#publication &&
+      this.#front.length === 0
+    ) {
+      this.#markMoved(context);
     }
   }
 
