@@ -10,8 +10,14 @@
  * to replay with `check()`.
  */
 import { expect } from 'chai';
+import { NodeAssembler } from '../../src/assembler/node-assembler.js';
 import { assemblerProbe } from '../../src/assembler/probe.js';
+import type { Conversation, ConversationNode } from '../../src/conversation/conversation.js';
+import { definitionsWithTurns } from '../../src/conversation/turns.js';
+import type { AssistantNode } from '../../src/definitions/assistant-definition.js';
+import type { TurnNode } from '../../src/definitions/turn-definition.js';
 import type { CallfoldEvent, SessionEvent } from '../../src/events/types.js';
+import { Builder, type ListChanges } from '../../src/groups/builder.js';
 import {
   call,
   message,
@@ -25,6 +31,7 @@ import { describe, it } from '../harness.js';
 import {
   type Checked,
   check,
+  type Publisher,
   reference,
   report,
   type Step,
@@ -114,4 +121,49 @@ describe('incremental publication equals a full rebuild on adversarial live-end 
       expect(sorted, `${later} calls after the response`).to.equal(later + 2 > 64);
     }
   });
+
+  it('(negative control) a compose step that loses the replaced indexes publishes stale nodes: the check fails on the first seeds, and the report shrinks the steps', () => {
+    const make = composing((builder, nodes, changes) =>
+      builder.build(nodes, changes && { ...changes, replaced: [] }),
+    );
+    const seed = firstFailing(make);
+    expect(seed, 'a seed among the first 4 fails').to.not.equal(undefined);
+    const steps = scenario(seed as number);
+    const printed = report(seed as number, steps, make, 60);
+    expect(printed).to.match(new RegExp(`^seed ${seed}: `));
+    expect(printed).to.not.contain('(the shrunk steps pass)');
+  });
+
+  it('(negative control) a compose step that groups every publication afresh equals a rebuild but shares nothing: the sharing check fails on the first seeds', () => {
+    const make = composing((_, nodes) => new Builder<AssistantNode | TurnNode>().build(nodes));
+    const seed = firstFailing(make);
+    expect(seed).to.not.equal(undefined);
+    const outcome = check(scenario(seed as number), make);
+    expect('failure' in outcome && outcome.failure).to.match(
+      /new object|replaced|new array|new map/,
+    );
+  });
 });
+
+type Compose = (
+  builder: Builder<AssistantNode | TurnNode>,
+  nodes: readonly ConversationNode<TurnNode>[],
+  changes?: ListChanges,
+) => Conversation<TurnNode>;
+
+/** A NodeAssembler whose compose step is `compose` over one Builder (a broken composition). */
+function composing(compose: Compose): () => Publisher {
+  return () => {
+    const builder = new Builder<AssistantNode | TurnNode>();
+    return new NodeAssembler<ConversationNode<TurnNode>, Conversation<TurnNode>>({
+      definitions: definitionsWithTurns,
+      compose: (nodes, changes) => compose(builder, nodes, changes),
+      now: () => 0,
+    }) as unknown as Publisher;
+  };
+}
+
+function firstFailing(make: () => Publisher): number | undefined {
+  for (let seed = 1; seed <= 4; seed++) if ('failure' in check(scenario(seed), make)) return seed;
+  return undefined;
+}

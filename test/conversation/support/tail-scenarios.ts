@@ -499,6 +499,10 @@ export function scenario(seed: number, historySize = 120, liveSteps = 80): Step[
     const attempt = live.length > 0 ? r.pick(live) : undefined;
     if (roll < 0.06 && pages.length > 0) {
       steps.push({ kind: 'prepend', events: pages.shift() as SessionEvent[] });
+      // Sometimes two pages in one publication (the older one's Contexts come second).
+      if (pages.length > 0 && r.chance(0.3)) {
+        steps.push({ kind: 'prepend', events: pages.shift() as SessionEvent[] });
+      }
       // Often a new call in the same publication as the page.
       if (r.chance(0.5) && attempt) push(producer.advance(attempt));
       else if (r.chance(0.5)) push(producer.burst(1));
@@ -534,7 +538,7 @@ export function scenario(seed: number, historySize = 120, liveSteps = 80): Step[
       // Bursts push live attempts (and calls awaiting results) far from the live end.
       const large = bigBursts > 0 && r.chance(0.3);
       if (large) bigBursts--;
-      push(producer.burst(large ? r.int(40, 75) : r.int(1, 6)));
+      push(producer.burst(large ? r.int(40, 75) : r.chance(0.2) ? r.int(8, 24) : r.int(1, 6)));
     } else if (roll < 0.86) {
       push(producer.result());
     } else if (roll < 0.9) {
@@ -863,8 +867,13 @@ export function shrink(steps: readonly Step[], make?: () => Publisher, budget = 
 }
 
 /** A failure report: the seed, the message, and the shrunk steps one per line. */
-export function report(seed: number, steps: readonly Step[], make?: () => Publisher): string {
-  const small = shrink(steps, make);
+export function report(
+  seed: number,
+  steps: readonly Step[],
+  make?: () => Publisher,
+  budget?: number,
+): string {
+  const small = shrink(steps, make, budget);
   const outcome = check(small, make);
   const message = 'failure' in outcome ? outcome.failure : '(the shrunk steps pass)';
   const lines = small.map((step) =>
