@@ -272,13 +272,18 @@ export class Builder<Item extends KindedNode = AssistantNode> {
       if (toolCount !== previous.tools.size) return undefined;
       if (DEV_MODE) groupProbe.composed += front;
       const region = this.#regroup(nodes, 0, front, 0);
-      let oldTools = 0;
+      const replacedTools: ToolNode[] = [];
       for (let k = 0; k < kept; k++) {
         const item = mirror.at(k);
-        if (item.kind === 'group') oldTools += (item as GroupNode).tools.length;
+        if (item.kind === 'group') replacedTools.push(...(item as GroupNode).tools);
       }
-      tools = tools.prepended(oldTools, region.tools);
-      if (tools === undefined) return undefined;
+      const oldTools = replacedTools.length;
+      // A page of other nodes alone (a response, a turn) regroups the first tools as they
+      // were: the map stays the same object.
+      if (!sameElements(replacedTools, region.tools)) {
+        tools = tools.prepended(oldTools, region.tools);
+        if (tools === undefined) return undefined;
+      }
       toolCount += region.tools.length - oldTools;
       for (let k = 0; k < kept; k++) {
         const item = mirror.at(k);

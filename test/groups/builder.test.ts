@@ -239,6 +239,24 @@ describe('Builder: structure sharing', () => {
     expect(after.tools.get('c1')).to.equal(first);
     expect(builder.build([second as ToolNode, first as ToolNode]).tools).to.equal(after.tools);
   });
+  it('an older page of other nodes alone (a response before the first group) keeps the tools map (failed before: a new map with the same entries)', () => {
+    const session = assembler();
+    session.push([toolCall(10, 'c1', 'Read', '{"file_path":"a.ts"}'), toolResult(11, 'c1', 'ok')]);
+    const before = session.publish();
+    session.prepend([
+      {
+        type: 'assistant/message',
+        seq: 5,
+        messageId: 'm',
+        attemptId: 'a',
+        blocks: [{ type: 'text', text: 'Reading' }],
+      },
+    ]);
+    const after = session.publish();
+    expect(shape(after)).to.deep.equal(['assistant:a', 'group:c1']);
+    expect(after.items[1]).to.equal(before.items[0]);
+    expect(after.tools).to.equal(before.tools);
+  });
 });
 
 describe('Builder: group detail while fields stream', () => {
