@@ -32,7 +32,9 @@ function differs(map: ToolMap, model: Model): string | null {
   const keys = [...map.keys()];
   const values = [...map.values()];
   const visited: string[] = [];
-  map.forEach((_, callId) => visited.push(callId));
+  map.forEach((_, callId) => {
+    visited.push(callId);
+  });
   for (let i = 0; i < model.length; i++) {
     const [callId, tool] = model[i] as readonly [string, ToolNode];
     if (keys[i] !== callId || visited[i] !== callId) return `keys/forEach ${i}`;
