@@ -391,7 +391,8 @@ export class NodeAssembler<Node, Published> {
       }
       if (array) {
         array.length = kept;
-        array.push(...appended);
+        // One by one: a spread of ~150,000 nodes (a large batch pushed at once) overflows the stack.
+        for (const node of appended) array.push(node);
       }
     }
     return {

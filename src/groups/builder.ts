@@ -275,7 +275,9 @@ export class Builder<Item extends KindedNode = AssistantNode> {
       const replacedTools: ToolNode[] = [];
       for (let k = 0; k < kept; k++) {
         const item = mirror.at(k);
-        if (item.kind === 'group') replacedTools.push(...(item as GroupNode).tools);
+        // One by one: a spread of a run of ~150,000 tools overflows the stack.
+        if (item.kind === 'group')
+          for (const tool of (item as GroupNode).tools) replacedTools.push(tool);
       }
       const oldTools = replacedTools.length;
       // A page of other nodes alone (a response, a turn) regroups the first tools as they
@@ -405,7 +407,8 @@ export class Builder<Item extends KindedNode = AssistantNode> {
     const oldTools: ToolNode[] = [];
     for (let k = item; k < mirror.length; k++) {
       const old = mirror.at(k);
-      if (old.kind === 'group') oldTools.push(...(old as GroupNode).tools);
+      // One by one: a spread of a run of ~150,000 tools overflows the stack.
+      if (old.kind === 'group') for (const tool of (old as GroupNode).tools) oldTools.push(tool);
     }
     let same = 0;
     const limit = Math.min(oldTools.length, region.tools.length);
