@@ -17,7 +17,7 @@ import { describe, it } from '../harness.js';
 const env = process.env;
 const single = env.TAIL_SEED === undefined ? undefined : Number(env.TAIL_SEED);
 const from = single ?? Number(env.TAIL_FROM ?? 1001);
-const count = single === undefined ? Number(env.TAIL_SEEDS ?? 4) : 1;
+const count = single === undefined ? Number(env.TAIL_SEEDS ?? 2) : 1;
 const small = env.TAIL_SIZE === 'small';
 
 describe('incremental publication equals a full rebuild on more seeds (Node)', () => {
