@@ -414,21 +414,29 @@ async function main(): Promise<void> {
   const pagingRatio = pages(largest) / batch(largest);
   const publishRatio = perPublish(TOOLS[TOOLS.length - 1] as number) / perPublish(TOOLS[0]);
   const retained = perAttempt(2_000);
-  /** Every timed round of a provider's sdk workers, pooled: per variant, the rounds' figures in order. */
-  const sdkCells = (provider: SdkProvider) => {
+  const pooledSdk = new Map<SdkProvider, Map<SdkVariant, SdkPairCell>>();
+  for (const provider of PROVIDERS) {
     const label = jobs.find((j) => j.label.startsWith(`sdk ${provider}:`))?.label ?? '';
-    const pooled = new Map<SdkVariant, { [K in keyof SdkPairCell]: SdkPairCell[K] }>();
+    const pooled = new Map<SdkVariant, SdkPairCell>();
     for (const report of reportsOf(label)) {
       for (const cell of report.cells as SdkPairCell[]) {
-        const into = pooled.get(cell.variant);
-        if (!into) pooled.set(cell.variant, { ...cell });
-        else
-          for (const key of ['wallMs', 'mainMs', 'cpuMs', 'gcMs'] as const)
-            into[key].push(...cell[key]);
+        const into = pooled.get(cell.variant) ?? {
+          variant: cell.variant,
+          wallMs: [],
+          mainMs: [],
+          cpuMs: [],
+          gcMs: [],
+        };
+        for (const key of ['wallMs', 'mainMs', 'cpuMs', 'gcMs'] as const)
+          into[key].push(...cell[key]);
+        pooled.set(cell.variant, into);
       }
     }
-    return (variant: SdkVariant) => pooled.get(variant) as SdkPairCell;
-  };
+    pooledSdk.set(provider, pooled);
+  }
+  /** Every timed round of a provider's sdk workers, pooled (in order): per variant, its figures. */
+  const sdkCells = (provider: SdkProvider) => (variant: SdkVariant) =>
+    pooledSdk.get(provider)?.get(variant) as SdkPairCell;
   type Series = 'wallMs' | 'mainMs' | 'cpuMs';
   const sdk = (provider: SdkProvider, variant: SdkVariant, key: Series = 'wallMs') =>
     median(sdkCells(provider)(variant)[key]);
