@@ -4,6 +4,7 @@ import {
   type SessionEvent,
   type StreamEvent,
 } from '../events/types.js';
+import { appendAll } from '../internal/append-all.js';
 import type { SessionStore, UnnumberedEvent } from './session-store.js';
 
 /**
@@ -33,7 +34,7 @@ export async function appendRuns(
     let end = start + 1;
     while (end < events.length && isDurableEvent(events[end] as CallfoldEvent) === durable) end++;
     const run = events.slice(start, end);
-    if (durable) numbered.push(...(await store.append(sessionId, run.map(unnumbered))));
+    if (durable) appendAll(numbered, await store.append(sessionId, run.map(unnumbered)));
     else await store.live(sessionId, run as StreamEvent[]);
     start = end;
   }

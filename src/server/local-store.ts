@@ -1,4 +1,5 @@
 import { isDurableEvent, type SessionEvent, type StreamEvent } from '../events/types.js';
+import { appendAll } from '../internal/append-all.js';
 import { checkPage, type DurableLog } from './durable-log.js';
 import { type FanOutMs, type FanOutPacer, fanOutPacer } from './fan-out-pacer.js';
 import { FollowerQueue } from './follower-queue.js';
@@ -258,14 +259,14 @@ export class LocalStore implements SessionStore {
       for (let from = after; from < head; ) {
         const chunk = await this.#log.range(sessionId, from, head, backlogChunk);
         if (chunk.length === 0) break;
-        backlog.push(...chunk);
+        appendAll(backlog, chunk);
         from = (chunk[chunk.length - 1] as SessionEvent).seq;
       }
       // The replay shows the attempts as they are now, so stream events queued meanwhile
       // (and settles of attempts gone since) are dropped; durable ones all come after head.
       const appended = queue.takeAll().filter(isDurableEvent);
       const replay: StreamEvent[] = [];
-      for (const attempt of state.attempts.values()) replay.push(...attempt.events);
+      for (const attempt of state.attempts.values()) appendAll(replay, attempt.events);
       queue.pushAll([...backlog, ...appended, ...replay]);
     };
     queue = new FollowerQueue(() => state.feed.delete(queue), options.signal, start, this.#pacer);

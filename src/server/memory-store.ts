@@ -1,4 +1,5 @@
 import type { SessionEvent } from '../events/types.js';
+import { appendAll } from '../internal/append-all.js';
 import { type DurableLog, firstAfter } from './durable-log.js';
 import { LocalStore, type LocalStoreOptions } from './local-store.js';
 import type { SessionStore } from './session-store.js';
@@ -13,7 +14,7 @@ class MemoryLog implements DurableLog {
   async write(sessionId: string, events: readonly SessionEvent[]): Promise<void> {
     let log = this.#sessions.get(sessionId);
     if (!log) this.#sessions.set(sessionId, (log = []));
-    log.push(...events);
+    appendAll(log, events);
   }
 
   async page(

@@ -1,5 +1,6 @@
 import type { Redis } from 'ioredis';
 import type { CallfoldEvent, SessionEvent, StreamEvent } from '../../events/types.js';
+import { appendAll } from '../../internal/append-all.js';
 import { checkPage } from '../durable-log.js';
 import { type FanOutMs, type FanOutPacer, fanOutPacer } from '../fan-out-pacer.js';
 import { FollowerQueue } from '../follower-queue.js';
@@ -254,7 +255,7 @@ class RedisStore implements SessionStore {
       for (let seq = from; seq < Number(lastSeq); ) {
         const chunk = await this.#range(base, seq, Number(lastSeq), 1000);
         if (chunk.length === 0) break;
-        backlog.push(...chunk);
+        appendAll(backlog, chunk);
         seq = (chunk.at(-1) as SessionEvent).seq;
       }
       // Ended meanwhile (closed, cancelled, or its tail fell behind the trim): nothing to join.
