@@ -115,6 +115,20 @@ function liveEndWork(tools: number): { first: number; settle: number } {
   throw new Error('unreachable');
 }
 
+/**
+ * Publishes `assembler`, checks the publication against a fresh Assembler given `all` in one
+ * push, and returns the work the publication counted.
+ */
+function publishAgainstRebuild(assembler: Assembler, all: readonly CallfoldEvent[]): number {
+  const before = work();
+  const published = assembler.publish();
+  const counted = work() - before;
+  const rebuilt = new Assembler({ now: () => NOW });
+  rebuilt.push(all);
+  expect(conversationShape(published)).to.deep.equal(conversationShape(rebuilt.publish()));
+  return counted;
+}
+
 describe('a call starting and settling at the live end costs what changed', () => {
   it('with 2,000 settled tools, the first publication of a new call and that of its settle sort nothing and visit a few nodes (failed before: each sorted and listed every Context and regrouped every node)', () => {
     const large = liveEndWork(2_000);
@@ -146,12 +160,7 @@ describe('a call starting and settling at the live end costs what changed', () =
     assembler.publish();
     assembler.push(settle('n'));
     all.push(settle('n'));
-    const before = work();
-    const published = assembler.publish();
-    expect(work() - before).to.be.at.most(32);
-    const rebuilt = new Assembler({ now: () => NOW });
-    rebuilt.push(all);
-    expect(conversationShape(published)).to.deep.equal(conversationShape(rebuilt.publish()));
+    expect(publishAgainstRebuild(assembler, all)).to.be.at.most(32);
   });
 
   it('a call named after its first delta, and a response whose text follows its first call, publish their node a publication later without listing every node (failed before: 7,338 and 5,338 units of counted work after 2,000 settled tools)', () => {
@@ -166,12 +175,7 @@ describe('a call starting and settling at the live end costs what changed', () =
       assembler.publish();
       assembler.push(second);
       all.push(second);
-      const before = work();
-      const published = assembler.publish();
-      expect(work() - before).to.be.at.most(32);
-      const rebuilt = new Assembler({ now: () => NOW });
-      rebuilt.push(all);
-      expect(conversationShape(published)).to.deep.equal(conversationShape(rebuilt.publish()));
+      expect(publishAgainstRebuild(assembler, all)).to.be.at.most(32);
     }
     // Contexts placed since the last publication stay in the appended tail: 100 new calls
     // pushed at once cost about them, not a sort of every Context (which a repair from the

@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { fromAnthropicMessages } from '../../src/providers/anthropic-messages.js';
 import { describe, it } from '../harness.js';
 import { fixedSession } from './support/cases.js';
+import { counted } from './support/counted-reads.js';
 import { collect, loadFixture } from './support/fixtures.js';
 import { ofType, run, shape, toolDeltas } from './support/run.js';
 
@@ -160,18 +161,6 @@ describe('fromAnthropicMessages: the recorded stream’s ping', () => {
 });
 
 describe('fromAnthropicMessages: work per chunk', () => {
-  /** `value` with every object in it behind a Proxy that counts reads by path (`delta.type`). */
-  function counted(value: unknown, reads: Map<string, number>, path = ''): unknown {
-    if (typeof value !== 'object' || value === null) return value;
-    return new Proxy(value, {
-      get(target, key, receiver) {
-        const name = `${path}${String(key)}`;
-        reads.set(name, (reads.get(name) ?? 0) + 1);
-        return counted(Reflect.get(target, key, receiver), reads, `${name}.`);
-      },
-    });
-  }
-
   it('reads each field of a chunk that continues the last block’s arguments once (failed before: type four times, partial_json twice; negative control: a fragment of another block than the chunk before, on the general path, reads partial_json twice)', async () => {
     const continuing = new Map<string, number>();
     const other = new Map<string, number>();

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { fromOpenAIChatCompletions } from '../../src/providers/openai-chat-completions.js';
 import { describe, it } from '../harness.js';
+import { counted } from './support/counted-reads.js';
 import { collect } from './support/fixtures.js';
 import { ofType, run, shape, toolDeltas } from './support/run.js';
 
@@ -214,18 +215,6 @@ describe('fromOpenAIChatCompletions', () => {
 });
 
 describe('fromOpenAIChatCompletions: work per chunk', () => {
-  /** `value` with every object in it behind a Proxy that counts reads by path (`choices.0.delta`). */
-  function counted(value: unknown, reads: Map<string, number>, path = ''): unknown {
-    if (typeof value !== 'object' || value === null) return value;
-    return new Proxy(value, {
-      get(target, key, receiver) {
-        const name = `${path}${String(key)}`;
-        reads.set(name, (reads.get(name) ?? 0) + 1);
-        return counted(Reflect.get(target, key, receiver), reads, `${name}.`);
-      },
-    });
-  }
-
   it('reads each field of a continuing chunk once, and its id only until the message has one (negative control: the first chunk reads its id)', async () => {
     const first = new Map<string, number>();
     const continuing = new Map<string, number>();
