@@ -1,5 +1,6 @@
 import { type CallfoldEvent, isStreamEvent, type SessionEvent } from '../events/types.js';
 import { EventError, parseEvent } from '../events/validate.js';
+import { appendAll } from '../internal/append-all.js';
 import { DEV_MODE } from '../internal/dev-mode.js';
 import { FrontList } from '../internal/front-list.js';
 import { Context } from './context.js';
@@ -391,8 +392,7 @@ export class NodeAssembler<Node, Published> {
       }
       if (array) {
         array.length = kept;
-        // One by one: a spread of ~150,000 nodes (a large batch pushed at once) overflows the stack.
-        for (const node of appended) array.push(node);
+        appendAll(array, appended);
       }
     }
     return {

@@ -1,5 +1,6 @@
 import type { AssistantNode } from '../definitions/assistant-definition.js';
 import type { ToolNode } from '../definitions/tool-definition.js';
+import { appendAll } from '../internal/append-all.js';
 import { DEV_MODE } from '../internal/dev-mode.js';
 import { FrontList } from '../internal/front-list.js';
 import { sameElements } from '../internal/same-elements.js';
@@ -275,9 +276,7 @@ export class Builder<Item extends KindedNode = AssistantNode> {
       const replacedTools: ToolNode[] = [];
       for (let k = 0; k < kept; k++) {
         const item = mirror.at(k);
-        // One by one: a spread of a run of ~150,000 tools overflows the stack.
-        if (item.kind === 'group')
-          for (const tool of (item as GroupNode).tools) replacedTools.push(tool);
+        if (item.kind === 'group') appendAll(replacedTools, (item as GroupNode).tools);
       }
       const oldTools = replacedTools.length;
       // A page of other nodes alone (a response, a turn) regroups the first tools as they
@@ -407,8 +406,7 @@ export class Builder<Item extends KindedNode = AssistantNode> {
     const oldTools: ToolNode[] = [];
     for (let k = item; k < mirror.length; k++) {
       const old = mirror.at(k);
-      // One by one: a spread of a run of ~150,000 tools overflows the stack.
-      if (old.kind === 'group') for (const tool of (old as GroupNode).tools) oldTools.push(tool);
+      if (old.kind === 'group') appendAll(oldTools, (old as GroupNode).tools);
     }
     let same = 0;
     const limit = Math.min(oldTools.length, region.tools.length);

@@ -52,8 +52,8 @@ export interface AssembleOptions<Extra extends KindedNode = never> extends Assem
  *    left on the scheduler.
  * 6. Piped straight from an adapter (`fromAnthropicMessages(stream).pipe(assemble())`), the
  *    adapter's events are folded as it builds them (see `DirectFold`): the deltas of one block
- *    that arrive between two publications reach the Definitions as one delta (also when
- *    parallel calls interleave), each block's
+ *    that arrive between two publications reach the Definitions as the adapter's batches (one
+ *    delta per 256 fragments, not copied again; also when parallel calls interleave), each block's
  *    deltas are validated once, and `now` is read once per provider chunk. What is published,
  *    and when, is what the ordinary path publishes.
  *

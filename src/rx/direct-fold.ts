@@ -19,7 +19,7 @@ import { DEV_MODE } from '../internal/dev-mode.js';
  *    the events of one chunk arrived together and share that time.
  * 3. The continuations of a block are a run: nothing is done per continuation (the source
  *    writes none while the run is held: `StreamedBlock.held`). Several blocks may hold a run
- *    at once (parallel calls whose deltas interleave, chunk by chunk), each folded as one
+ *    at once (parallel calls whose deltas interleave, chunk by chunk), each folded as a
  *    few deltas whose `args` (or `text`) are the block's text cut since its run began
  *    (`StreamedBlock.pieces`: the block's own strings, one delta per batch of fragments,
  *    never copied into one), stamped with the time of its first chunk, in the order the runs
