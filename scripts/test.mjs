@@ -2,7 +2,7 @@
 // test uses); then the same compiled core tests in Node (node:test), Deno (deno test) and
 // Chromium (web-test-runner). `node scripts/test.mjs <layer>…` runs chosen layers: check,
 // pack, node, deno, browser. Each runner's output streams through; the last line totals
-// what the runners counted.
+// what the runners counted, and each layer's wall time (so that growth shows).
 import { spawn } from 'node:child_process';
 import { readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
@@ -110,7 +110,7 @@ const layers = {
 const chosen = process.argv.slice(2);
 // pack builds dist/ first, which the CLI test in the node layer runs.
 const names = chosen.length ? chosen : ['check', 'pack', 'node', 'deno', 'browser'];
-/** @type {Step[]} */
+/** @type {{ step: Step, layer: string }[]} */
 const steps = [];
 for (const name of names) {
   const layer = Object.hasOwn(layers, name) ? layers[name] : undefined;
@@ -118,15 +118,21 @@ for (const name of names) {
     console.error(`unknown test layer "${name}"; layers: ${Object.keys(layers).join(', ')}`);
     process.exit(2);
   }
-  for (const step of layer) if (!steps.includes(step)) steps.push(step);
+  for (const step of layer)
+    if (!steps.some((s) => s.step === step)) steps.push({ step, layer: name });
 }
-if (steps.includes(compile)) rmSync('.build', { recursive: true, force: true });
+if (steps.some((s) => s.step === compile)) rmSync('.build', { recursive: true, force: true });
 
 // biome-ignore lint/suspicious/noControlCharactersInRegex: stripping ANSI colour codes.
 const ansi = /\x1b\[[0-9;]*m/g;
 let passed = 0;
 let failed = 0;
-for (const step of steps) {
+/** Wall time of each layer run, in ms, in the order run. @type {Map<string, number>} */
+const wall = new Map();
+const times = () =>
+  [...wall].map(([layer, ms]) => `${layer} ${(ms / 1000).toFixed(0)} s`).join(', ');
+for (const { step, layer } of steps) {
+  const started = performance.now();
   let args = typeof step.args === 'function' ? step.args() : step.args;
   if (step.ignoreDirs)
     args = [...args.slice(0, 1), `--ignore=${step.ignoreDirs.join(',')}`, ...args.slice(1)];
@@ -147,6 +153,7 @@ for (const step of steps) {
     relay(child.stderr, process.stderr);
     child.on('close', (status) => resolve(status ?? 1));
   });
+  wall.set(layer, (wall.get(layer) ?? 0) + performance.now() - started);
   if (step.count) {
     const plain = output.replace(ansi, '');
     /** @param {RegExp} re */
@@ -159,8 +166,10 @@ for (const step of steps) {
   }
   if (code !== 0) {
     console.error(`\n${step.name} failed (exit ${code})`);
+    console.log(`wall time: ${times()}`);
     console.log(`${passed} passed, ${Math.max(failed, 1)} failed`);
     process.exit(1);
   }
 }
-console.log(`\ntests: ${passed} passed, ${failed} failed`);
+console.log(`\nwall time: ${times()}`);
+console.log(`tests: ${passed} passed, ${failed} failed`);
