@@ -23,6 +23,7 @@ type Step =
   | { readonly text: string }
   | { readonly status: number; readonly retryAfterMs?: number; readonly echoKey?: boolean }
   | { readonly slow: true }
+  | { readonly drop: true }
   | { readonly malformed: true }
   | { readonly errorEvent: string };
 
@@ -118,6 +119,11 @@ class FakeProvider {
       const auth = String(req.headers.authorization ?? req.headers['x-api-key'] ?? '');
       const message = step.echoKey ? `bad request from ${auth}` : `status ${step.status}`;
       res.writeHead(step.status, headers).end(JSON.stringify({ error: { message } }));
+      return;
+    }
+    if ('drop' in step) {
+      // A network error: the connection goes before any answer.
+      req.socket.destroy();
       return;
     }
     if ('slow' in step) {
@@ -251,8 +257,10 @@ async function probe(
   return { status, stdout, stderr, report: JSON.parse(reportText) as ProbeReport, reportText };
 }
 
-// The timeout must outlast a normal answer on a loaded machine; each slow step costs one.
-const fast = ['--timeout', '1500ms', '--backoff', '5ms', '--concurrency', '4'];
+// Runs whose requests are all answered never reach the timeout, however loaded the machine;
+// only `timingOut`, whose every request is held unanswered, waits for it.
+const fast = ['--timeout', '120s', '--backoff', '5ms', '--concurrency', '4'];
+const timingOut = ['--timeout', '1500ms', '--backoff', '5ms', '--concurrency', '4'];
 
 describe('callfold probe against a fake OpenAI-compatible server', { skip }, () => {
   const server = new FakeProvider();
@@ -295,7 +303,7 @@ describe('callfold probe against a fake OpenAI-compatible server', { skip }, () 
         { key: 'command' },
       ])
       .script('bash/required/forced', [
-        { slow: true },
+        { drop: true },
         { key: 'description' },
         { key: 'description' },
         { key: 'description' },
@@ -535,7 +543,7 @@ describe('callfold probe when requests keep failing', { skip }, () => {
         'free',
         '--retries',
         '1',
-        ...fast,
+        ...timingOut,
       ],
       { OPENAI_API_KEY: key },
     );

@@ -14,6 +14,7 @@ import type { AssemblerCommand } from '../../src/rx/assembler-command.js';
 import { followSession } from '../../src/rx/follow-session.js';
 import { redisStore } from '../../src/server/redis/redis-store.js';
 import { prng } from '../support/prng.js';
+import { waitFor } from '../support/wait-for.js';
 import { type RunningRedis, startRedis } from './support/redis-server.js';
 import { repositoryRoot } from './support/repository.js';
 import { follower, uninterrupted } from './support/session-fold.js';
@@ -72,27 +73,49 @@ after(async () => {
   await redis?.stop();
 });
 
-/** A fetch that alternates between the instances and cuts each response at a random moment. */
+/**
+ * A fetch that alternates between the instances and cuts each response after a random number
+ * of SSE messages (1 to 40): wherever the cut falls in the bytes it reads, the rest of that
+ * read is lost, as in a network drop. Cut by progress, never by the clock, so every follower
+ * is cut as often on a fast machine as on a slow one; the largest event (a ~0.5 MB write
+ * message) is one message, so it always gets through.
+ */
 function switchingFetch(random: () => number, connections: { count: number }) {
-  return (url: string, init: { signal?: AbortSignal } & RequestInit) => {
+  return async (url: string, init: { signal?: AbortSignal } & RequestInit) => {
     const instance = instances[connections.count++ % instances.length] as { url: string };
     const controller = new AbortController();
     init.signal?.addEventListener('abort', () => controller.abort());
-    // Long enough for the largest event (a ~0.5 MB write message) to get through a busy machine.
-    const cut = 300 + random() * 1200;
-    return fetch(`${instance.url}${new URL(url).pathname}`, {
+    const response = await fetch(`${instance.url}${new URL(url).pathname}`, {
       ...init,
       signal: controller.signal,
-    }).then((response) => {
-      // Cut mid-stream, once the instance has answered.
-      setTimeout(() => controller.abort(), cut);
-      return response;
+    });
+    if (!response.body) return response;
+    let left = 1 + Math.floor(random() * 40);
+    let previous = 0;
+    const counting = new TransformStream<Uint8Array, Uint8Array>({
+      transform(chunk, output) {
+        for (let i = 0; i < chunk.length; i++) {
+          // A blank line ends a message: "\n\n", across reads too.
+          if (chunk[i] === 10 && previous === 10 && --left === 0) {
+            output.enqueue(chunk.subarray(0, i + 1));
+            controller.abort();
+            output.error(new Error('cut'));
+            return;
+          }
+          previous = chunk[i] as number;
+        }
+        output.enqueue(chunk);
+      },
+    });
+    return new Response(response.body.pipeThrough(counting), {
+      status: response.status,
+      headers: response.headers,
     });
   };
 }
 
 describe('redisStore: two server instances', { timeout: 90_000 }, () => {
-  it('followers switching instance at every reconnection, cut off at random, converge on the uninterrupted fold', async () => {
+  it('followers switching instance at every reconnection, cut after a random number of messages, converge on the uninterrupted fold', async () => {
     const session = 'multi';
     const text = readFileSync(
       join(repositoryRoot(), 'examples/transcripts/demo-session.jsonl'),
@@ -120,13 +143,7 @@ describe('redisStore: two server instances', { timeout: 90_000 }, () => {
       const expected = await uninterrupted(store, session);
       await store.close();
       for (const { state, connections } of followers) {
-        // On an idle machine the producer can finish within a follower's first few cuts; the
-        // follower goes on being cut and switched, so wait for both the last event and the
-        // switches (each cut comes within 1.5 s).
-        const deadline = Date.now() + 20_000;
-        const waiting = () =>
-          state.durable.at(-1) !== lastSeq || connections.count <= 3 || state.reconnects <= 3;
-        while (waiting() && Date.now() < deadline) await sleep(20);
+        await waitFor(() => state.durable.at(-1) === lastSeq, 'the last durable event');
         expect(state.durable, 'each durable event once, in order').to.deep.equal(
           Array.from({ length: lastSeq }, (_, i) => i + 1),
         );
@@ -161,7 +178,7 @@ describe('redisStore: two server instances', { timeout: 90_000 }, () => {
     expect(page.map((event) => event.seq)).to.deep.equal(all);
   });
 
-  it('SIGKILL of the producer mid-attempt: followers on both instances see the attempt withdrawn within the lease', async () => {
+  it('SIGKILL of the producer mid-attempt: followers on both instances see the attempt withdrawn by its lease', async () => {
     const session = 'killed';
     const seen = instances.map(() => [] as string[]);
     const subscriptions = instances.map((instance, i) =>
@@ -174,23 +191,18 @@ describe('redisStore: two server instances', { timeout: 90_000 }, () => {
     const producer = run('redis-producer', ['die', redis.url, session]);
     try {
       await producer.until((lines) => lines.includes('live'), 20_000);
-      const deadline = Date.now() + 5000;
-      while (seen.some((events) => events.length === 0) && Date.now() < deadline) await sleep(10);
+      await waitFor(() => seen.every((events) => events.length > 0), 'the delta on both');
       producer.child.kill('SIGKILL');
       await producer.exited;
-      const killed = Date.now();
-      while (
-        seen.some((events) => !events.includes('stream/settle doomed')) &&
-        Date.now() < killed + 5000
-      ) {
-        await sleep(10);
-      }
-      const withdrawnAfter = Date.now() - killed;
+      // Nothing but the lease can settle it now. How soon (lease + sweep + delivery) is a
+      // latency, measured by bench:server, not asserted against the clock here.
+      await waitFor(
+        () => seen.every((events) => events.includes('stream/settle doomed')),
+        'the settle on both instances',
+      );
       for (const events of seen) {
         expect(events).to.deep.equal(['stream/tool-call-delta doomed', 'stream/settle doomed']);
       }
-      // lease 1000 ms + sweep every 200 ms, plus delivery
-      expect(withdrawnAfter).to.be.below(1000 + 200 + 500);
     } finally {
       for (const subscription of subscriptions) subscription.unsubscribe();
     }
