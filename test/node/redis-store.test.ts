@@ -7,7 +7,8 @@ import { defaultSliceSize } from '../../src/server/fan-out-pacer.js';
 import { redisStore } from '../../src/server/redis/redis-store.js';
 import { sessionHandler } from '../../src/server/session-handler.js';
 import type { BatchedFollow, SessionStore } from '../../src/server/session-store.js';
-import { collect, seqs, storeConformance } from '../server/store-conformance.js';
+import { collect, follower, seqs, storeConformance } from '../server/store-conformance.js';
+import { waitFor } from '../support/wait-for.js';
 import { type RunningRedis, startRedis } from './support/redis-server.js';
 
 let redis: RunningRedis;
@@ -59,7 +60,7 @@ describe('redisStore: a tail that falls behind the feed trim', () => {
           }
         }
       })();
-      while (received.length < 1) await new Promise((resolve) => setTimeout(resolve, 5));
+      await waitFor(() => received.length > 0, 'the first event');
       const results = Array.from({ length: 3000 }, (_, i) => ({
         type: 'tool/result' as const,
         callId: `c${i}`,
@@ -67,10 +68,7 @@ describe('redisStore: a tail that falls behind the feed trim', () => {
       }));
       await store.append('s', results);
       await store.append('s', [{ type: 'turn/end', turnId: 't1' }]);
-      await Promise.race([
-        follower,
-        new Promise((_, reject) => setTimeout(() => reject(new Error('follower stalled')), 10_000)),
-      ]).finally(() => {
+      await follower.finally(() => {
         done = true;
         controller.abort();
       });
@@ -185,7 +183,7 @@ async function fanOut(followers: number, writes: number) {
       );
     }
     // Every follower has its backlog (seq 1): all of them read the feed from here.
-    while (handed.some((got) => got.length === 0)) await sleep(5);
+    await waitFor(() => handed.every((got) => got.length > 0), 'every backlog');
     const joinScripts = (await calls(admin, 'evalsha')) - scriptsBefore;
     const readsBefore = await calls(admin, 'xread');
     for (let k = 0; k < writes; k++) {
@@ -287,15 +285,18 @@ describe('redisStore: one feed per session per instance', () => {
           })
           .catch(() => {});
       });
-      await sleep(200); // every follow registered (a Redis follow takes a snapshot first)
-      // Nobody reads `slow` while 200 events of ~230 bytes are written: far past 4 KiB.
+      // Nobody reads `slow` while 200 events of ~230 bytes are written: far past 4 KiB. Each
+      // follow starts after 0, so one registered late reads the same events from the backlog.
       for (let i = 0; i < 200; i++) {
         await store.append('s', [
           { type: 'tool/result', callId: `c${i}`, output: 'x'.repeat(180) },
         ]);
         await sleep(1);
       }
-      while (received.some((events) => seqs(events).at(-1) !== 200)) await sleep(10);
+      await waitFor(
+        () => received.every((events) => seqs(events).at(-1) === 200),
+        'every event on the fast followers',
+      );
       for (const events of received) {
         expect(seqs(events)).to.deep.equal(Array.from({ length: 200 }, (_, i) => i + 1));
       }
@@ -314,26 +315,29 @@ describe('redisStore: one feed per session per instance', () => {
   it('once its last follower leaves, the instance stops reading the session (negative control: with a follower it reads at each write)', async () => {
     const store: SessionStore = await redisStore({ url: redis.url, prefix: `idle${++stores}:` });
     const admin = new Redis(redis.url);
-    const writeAndCount = async () => {
+    // Ten appends, each (while followed) once the follower has the one before: every append
+    // then finds the read returned and costs one of its own, on any machine.
+    const writeAndCount = async (delivered?: () => number) => {
       const before = await calls(admin, 'xread');
       for (let i = 0; i < 10; i++) {
-        await store.append('s', [{ type: 'tool/result', callId: `c${i}`, output: i }]);
-        await sleep(10);
+        const [event] = await store.append('s', [
+          { type: 'tool/result', callId: `c${i}`, output: i },
+        ]);
+        if (delivered) await waitFor(() => delivered() >= (event?.seq ?? 0), `seq ${event?.seq}`);
       }
       return (await calls(admin, 'xread')) - before;
     };
     try {
       const controller = new AbortController();
-      const following = collect(
+      const following = follower(
         store.follow('s', { after: 0, signal: controller.signal }),
         () => false,
-        60_000,
-      ).catch(() => []);
-      await sleep(200);
-      expect(await writeAndCount(), 'reads while followed').to.be.at.least(5);
+      );
+      const last = () => seqs(following.events).at(-1) ?? 0;
+      expect(await writeAndCount(last), 'reads while followed').to.be.at.least(5);
+      // Leaving unblocks the read at once; that read is the one that may still count.
       controller.abort();
-      await following;
-      await sleep(100);
+      await following.finished.catch(() => []);
       expect(await writeAndCount(), 'reads after the last follower left').to.be.at.most(1);
     } finally {
       admin.disconnect();

@@ -3,6 +3,7 @@ import { Assembler } from '../../src/conversation/assembler.js';
 import type { CallfoldEvent } from '../../src/events/types.js';
 import { ProviderStreamError } from '../../src/providers/provider-stream-error.js';
 import { describe, it } from '../harness.js';
+import { waitFor } from '../support/wait-for.js';
 import { fixedSession, providerCases } from './support/cases.js';
 import {
   asyncIterable,
@@ -293,8 +294,7 @@ for (const { provider, adapter } of providerCases) {
           }
         });
       });
-      await new Promise((resolve) => setTimeout(resolve, 10));
-      expect(cancelled).to.not.equal('not cancelled');
+      await waitFor(() => cancelled !== 'not cancelled', 'the body cancelled');
       expect(events).to.have.length(3);
       expect(next).to.be.below(pieces.length);
     });
