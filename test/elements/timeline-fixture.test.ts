@@ -118,14 +118,21 @@ describe('<tool-timeline> fed a provider fixture', () => {
     let pulled = 0;
     let pullsAfterCancel = 0;
     let cancelled = false;
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
     const source = new Observable<CallfoldEvent>((subscriber) => {
       subscribers++;
       subscriptions++;
-      // A body that delivers one piece per task, so the stream is still open when removed.
+      // A body that delivers one piece per task, then holds at half of them (the first calls
+      // are named in the first few KiB): the stream is still open when the element goes, on
+      // a fast machine as on a slow one.
       const body = new ReadableStream<Uint8Array>({
         async pull(controller) {
           if (cancelled) pullsAfterCancel++;
           await new Promise((resolve) => setTimeout(resolve, 0));
+          if (pulled >= pieces.length / 2) await held;
           const piece = pieces[pulled++];
           if (piece) controller.enqueue(piece);
           else controller.close();
@@ -154,6 +161,8 @@ describe('<tool-timeline> fed a provider fixture', () => {
     expect(subscriptions).to.equal(1);
     expect(el.subscribed).to.equal(false);
     await waitUntil(() => cancelled, 'the provider stream is cancelled');
+    // A pull still waiting would go on once released: none may read after the cancel.
+    release();
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(pullsAfterCancel, 'nothing read after cancel').to.equal(0);
     expect(pulled < pieces.length, 'the rest left unread').to.equal(true);
