@@ -1,0 +1,122 @@
+/**
+ * `npm run bench:adapters`: the fold benchmark's write scenario (one `Write` whose `content` is
+ * 512 KiB, in 16-character pieces) through each provider adapter + `assemble()`, every
+ * publication reading what a row shows (the path, the content's length per KiB). The chunks
+ * are the objects each official client yields, built before timing and handed over as an
+ * async iterable that lets the scheduler publish after every 64 pieces, as a socket would.
+ *
+ * Contestants run alternated in one process, round after round, so the ratio to the
+ * Anthropic adapter is taken within each round (the median of the per-round ratios): the goal
+ * of issue 26 is every newer adapter within 1.3× of it. `BENCH_ROUNDS` sets the timed rounds
+ * (default 15, after 3 untimed ones).
+ */
+import { loadavg } from 'node:os';
+import type { Observable } from 'rxjs';
+import type { Conversation } from '../src/conversation/conversation.js';
+import type { CallfoldEvent } from '../src/events/types.js';
+import { assemble } from '../src/rx/assemble.js';
+import { type ContestantChunks, contestants } from './support/adapter-chunks.js';
+import { buildWriteArguments } from './support/content.js';
+import { goal, goalTable } from './support/goals.js';
+import { median } from './support/stats.js';
+import { textTable } from './support/table.js';
+
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 15);
+const WARMUP = 3;
+const FLUSH_EVERY = 64;
+
+/** The chunks as a client yields them, with a macrotask after every `FLUSH_EVERY`. */
+async function* paced(chunks: readonly unknown[]): AsyncGenerator<unknown> {
+  for (let i = 0; i < chunks.length; i++) {
+    yield chunks[i];
+    if ((i + 1) % FLUSH_EVERY === 0) await new Promise((resolve) => setImmediate(resolve));
+  }
+}
+
+/** One run: wall and CPU time, publications, and what the row read last. */
+async function run(events: Observable<CallfoldEvent>) {
+  let publications = 0;
+  let path: string | undefined;
+  let length: number | undefined;
+  const cpu = process.cpuUsage();
+  const started = performance.now();
+  await new Promise<void>((resolve, reject) => {
+    events.pipe(assemble()).subscribe({
+      next: (conversation: Conversation) => {
+        publications++;
+        for (const tool of conversation.tools.values()) {
+          path = tool.args.text('file_path');
+          length = tool.args.stringLength('content', { step: 1024 });
+        }
+      },
+      error: reject,
+      complete: resolve,
+    });
+  });
+  const wallMs = performance.now() - started;
+  const used = process.cpuUsage(cpu);
+  return { wallMs, cpuMs: (used.user + used.system) / 1000, publications, path, length };
+}
+
+const write = buildWriteArguments({ kind: 'code', contentLength: 512 * 1024 });
+const entries: [string, ContestantChunks][] = Object.entries(contestants(write));
+const wall = new Map<string, number[]>(entries.map(([name]) => [name, []]));
+const cpu = new Map<string, number[]>(entries.map(([name]) => [name, []]));
+const ratios = new Map<string, number[]>(entries.map(([name]) => [name, []]));
+let maxLoad = 0;
+const began = performance.now();
+for (let round = 0; round < WARMUP + ROUNDS; round++) {
+  const times = new Map<string, number>();
+  for (const [name, contestant] of entries) {
+    const result = await run(contestant.adapt(paced(contestant.chunks)));
+    if (result.path !== write.path || result.length !== write.content.length) {
+      throw new Error(`${name}: the row read ${result.path} / ${result.length}`);
+    }
+    times.set(name, result.wallMs);
+    if (round >= WARMUP) {
+      wall.get(name)?.push(result.wallMs);
+      cpu.get(name)?.push(result.cpuMs);
+    }
+  }
+  maxLoad = Math.max(maxLoad, loadavg()[0] ?? 0);
+  if (round < WARMUP) continue;
+  const anthropic = times.get('anthropic') ?? Number.NaN;
+  for (const [name] of entries) ratios.get(name)?.push((times.get(name) ?? Number.NaN) / anthropic);
+}
+
+console.log(
+  `bench:adapters — one 512 KiB write (${write.fragments.length} pieces of 16 characters), ` +
+    `adapter + assemble(), ${ROUNDS} alternated rounds after ${WARMUP} untimed\n`,
+);
+console.log(
+  textTable(
+    [
+      { title: 'adapter' },
+      { title: 'chunks', align: 'right' },
+      { title: 'wall (median)', align: 'right' },
+      { title: 'CPU (median)', align: 'right' },
+      { title: '÷ anthropic (per round)', align: 'right' },
+    ],
+    entries.map(([name, contestant]) => [
+      contestant.title,
+      String(contestant.chunks.length),
+      `${median(wall.get(name) ?? []).toFixed(1)} ms`,
+      `${median(cpu.get(name) ?? []).toFixed(1)} ms`,
+      `${median(ratios.get(name) ?? []).toFixed(2)}×`,
+    ]),
+  ),
+);
+const goals = entries
+  .filter(([name]) => name !== 'anthropic')
+  .map(([name, contestant]) =>
+    goal(`${contestant.title} ÷ Anthropic, paired`, median(ratios.get(name) ?? []), {
+      op: '≤',
+      bound: 1.3,
+      unit: '×',
+    }),
+  );
+console.log(`\n${goalTable(goals, 'text')}`);
+console.log(
+  `\n- total ${((performance.now() - began) / 1000).toFixed(0)} s; highest 1-minute load ` +
+    `average ${maxLoad.toFixed(1)} (quiet: below 1).`,
+);

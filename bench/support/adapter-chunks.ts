@@ -1,0 +1,57 @@
+/**
+ * The write scenario as each provider's official client yields it: the same 512 KiB `Write`
+ * in 16-character pieces, as chunk objects built before timing (bench/adapters.bench.ts).
+ */
+import type { Observable } from 'rxjs';
+import type { CallfoldEvent } from '../../src/events/types.js';
+import { fromAnthropicMessages } from '../../src/providers/anthropic-messages.js';
+import type { ProviderSource } from '../../src/providers/provider-source.js';
+import type { WriteArguments } from './content.js';
+
+export interface ContestantChunks {
+  readonly title: string;
+  readonly chunks: readonly unknown[];
+  readonly adapt: (source: ProviderSource) => Observable<CallfoldEvent>;
+}
+
+/** Anthropic Messages: `RawMessageStreamEvent`s, one `input_json_delta` per piece. */
+function anthropic(write: WriteArguments): ContestantChunks {
+  const chunks: unknown[] = [
+    {
+      type: 'message_start',
+      message: {
+        id: 'msg_bench',
+        type: 'message',
+        role: 'assistant',
+        model: 'claude-bench',
+        content: [],
+        stop_reason: null,
+        stop_sequence: null,
+        usage: { input_tokens: 10, output_tokens: 1 },
+      },
+    },
+    {
+      type: 'content_block_start',
+      index: 0,
+      content_block: { type: 'tool_use', id: 'toolu_bench', name: 'Write', input: {} },
+    },
+    ...write.fragments.map((partial_json) => ({
+      type: 'content_block_delta',
+      index: 0,
+      delta: { type: 'input_json_delta', partial_json },
+    })),
+    { type: 'content_block_stop', index: 0 },
+    {
+      type: 'message_delta',
+      delta: { stop_reason: 'tool_use', stop_sequence: null },
+      usage: { output_tokens: write.fragments.length },
+    },
+    { type: 'message_stop' },
+  ];
+  return { title: 'Anthropic Messages', chunks, adapt: (source) => fromAnthropicMessages(source) };
+}
+
+/** Every contestant, keyed by name; `anthropic` is the reference the others are divided by. */
+export function contestants(write: WriteArguments): Record<string, ContestantChunks> {
+  return { anthropic: anthropic(write) };
+}
