@@ -44,6 +44,11 @@ export class ClaudeCodeMessages {
     return this.#open?.attempt;
   }
 
+  /** Whether the open message is a transcript's (history). */
+  get history(): boolean {
+    return this.#open?.history === true;
+  }
+
   /** Folds an `assistant` message's blocks; `aborted`: Claude Code cut it (an interrupt). */
   assistant(message: Record<string, unknown>, history: boolean, aborted: boolean): void {
     const messageId = text(message.id);

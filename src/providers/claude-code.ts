@@ -4,8 +4,8 @@ import { type AdapterOptions, type AdapterRun, adapt } from './adapter-run.js';
 import { anthropicFolder } from './anthropic-messages.js';
 import { ClaudeCodeMessages } from './claude-code-messages.js';
 import { JsonLineDecoder } from './json-lines.js';
-import type { ProviderSource } from './provider-source.js';
-import { field, isRecord, text } from './read-chunk.js';
+import { DONE, type ProviderSource } from './provider-source.js';
+import { field, isRecord, list, text } from './read-chunk.js';
 
 const provider = 'claude-code';
 
@@ -47,11 +47,13 @@ export interface ClaudeCodeOptions extends AdapterOptions {
  * 3. `tool_result` blocks of `user` lines are durable `tool/result`s. Replayed user lines
  *    (`isReplay`) are skipped.
  * 4. Transcript lines (they carry `parentUuid`/`isSidechain`) are history: the same durable
- *    records, in file order, and no stream event. `summary`, `system`, snapshot and queue
+ *    records, in file order, and no stream event; the last message ends with the lines.
+ *    Branches of the transcript's `parentUuid` tree are not told apart. `summary`, `system`, snapshot and queue
  *    lines are skipped.
  * 5. Sub-agents are kept apart: one fold is one agent's timeline (`thread`); the other
  *    agents' lines are skipped, so a sub-agent running while the main agent waits for its
- *    `Task` call never opens, ends or interleaves with a main attempt.
+ *    `Task` call never opens, ends or interleaves with a main attempt. A sub-agent's last
+ *    response ends when the `tool_result` of its `Task` call (or a `result`) arrives.
  * 6. A `result` line ends the turn: a response still streaming (no `message_stop`) settles
  *    without records, a whole message ends normally; the run goes on (a next turn may
  *    follow). An `assistant` message with `aborted: true` settles without records.
@@ -93,7 +95,21 @@ function claudeCodeFolder(run: AdapterRun, thread: string | undefined): (chunk: 
   };
 
   return (chunk) => {
-    if (!isRecord(chunk) || threadOf(chunk) !== thread) return;
+    // The end of the lines: a transcript's last message is whole (a live one was cut, and
+    // the run settles it without records).
+    if (chunk === DONE) {
+      if (messages.history) messages.finish();
+      return;
+    }
+    if (!isRecord(chunk)) return;
+    if (threadOf(chunk) !== thread) {
+      // A sub-agent's last response ends when its Task call is answered, or the turn ends.
+      if (thread !== undefined && (chunk.type === 'result' || answers(chunk, thread))) {
+        messages.finish();
+        cutStream();
+      }
+      return;
+    }
     const history = Object.hasOwn(chunk, 'parentUuid') || Object.hasOwn(chunk, 'isSidechain');
     switch (chunk.type) {
       case 'stream_event': {
@@ -148,6 +164,16 @@ function threadOf(chunk: Record<string, unknown>): string | undefined {
   const parent = text(chunk.parent_tool_use_id);
   if (parent !== undefined) return parent;
   return chunk.isSidechain === true ? 'sidechain' : undefined;
+}
+
+/** Whether `chunk` is a `user` line with the `tool_result` of call `callId`. */
+function answers(chunk: Record<string, unknown>, callId: string): boolean {
+  if (chunk.type !== 'user') return false;
+  for (const block of list(field(chunk, 'message')?.content)) {
+    if (isRecord(block) && block.type === 'tool_result' && block.tool_use_id === callId)
+      return true;
+  }
+  return false;
 }
 
 /** Adds `id`, forgetting the oldest beyond `STREAMED_IDS` (a session may stream thousands). */

@@ -82,7 +82,10 @@ export function callResult(item: Record<string, unknown>): { output: unknown; is
       return { output: item.result ?? null, isError: failed };
     case 'web_search':
       return {
-        output: item.action === undefined ? { query: item.query } : { query: item.query, action: item.action },
+        output:
+          item.action === undefined
+            ? { query: item.query }
+            : { query: item.query, action: item.action },
         isError: failed,
       };
     default:

@@ -1,4 +1,4 @@
-import type { ItemDecoder, ItemDecoderFactory } from './provider-source.js';
+import { DONE, type ItemDecoder, type ItemDecoderFactory } from './provider-source.js';
 import { ProviderStreamError } from './provider-stream-error.js';
 
 /** The default longest line, in UTF-16 code units: 16 Mi (a tool result with an image fits). */
@@ -19,6 +19,8 @@ export const MAX_LINE_LENGTH = 16 * 1024 * 1024;
  *    never held past that length (the rest of it is dropped as it arrives). The bytes'
  *    last line, cut by the end of the source, is dropped silently when it is not JSON.
  * 5. A byte-order mark before the first line is dropped.
+ * 6. When the source is exhausted, `DONE` is handed on after the last line: a transcript
+ *    read as history ends there (a live stream ending there was cut, and its folder says so).
  */
 export class JsonLineDecoder implements ItemDecoder {
   readonly #provider: string;
@@ -75,6 +77,7 @@ export class JsonLineDecoder implements ItemDecoder {
     this.#pending = [];
     this.#pendingLength = 0;
     this.#skipping = false;
+    this.#onChunk(DONE);
   }
 
   #bytes(text: string): void {
