@@ -49,9 +49,9 @@ describe('fromCodex: recorded codex exec --json', () => {
     expect(result).to.include({ callId: 'item_1', executor: 'provider' });
     expect(result).to.not.have.property('isError');
     expect(result?.output).to.deep.include({ exit_code: 0 });
-    expect((result?.output as { aggregated_output: string }).aggregated_output).to.match(
-      /^2025-09-11\nAGENTS.md/,
-    );
+    expect(
+      (result?.output as { aggregated_output?: string } | undefined)?.aggregated_output,
+    ).to.match(/^2025-09-11\nAGENTS.md/);
     const [message] = ofType(events, 'assistant/message');
     expect(message?.blocks.map((b) => b.type)).to.deep.equal([
       'reasoning',
