@@ -51,11 +51,13 @@ export function fromAnthropicMessages(
 /**
  * Folds one Anthropic Messages stream's events into `run`. `finish` is called at
  * `message_stop`: by default it ends the run; an adapter whose source holds many messages
- * (`fromClaudeCode`'s `stream_event` lines) passes `run.finishAttempt` so the run goes on.
+ * (`fromClaudeCode`'s `stream_event` lines) passes `run.finishAttempt` so the run goes on,
+ * and its own name for the errors it fails with (`source`).
  */
 export function anthropicFolder(
   run: AdapterRun,
   finish: (ending: Ending) => void = (ending) => run.finish(ending),
+  source = provider,
 ): (chunk: unknown) => void {
   let stopReason: string | undefined;
   /** A tool's `input` from its block start, used only when no `partial_json` follows (some proxies send it whole). */
@@ -79,7 +81,7 @@ export function anthropicFolder(
     }
     if (typeof type !== 'string' || type === 'ping') return;
     if (type === 'error') {
-      throw new ProviderStreamError(provider, errorMessage(chunk.error, 'stream error'), {
+      throw new ProviderStreamError(source, errorMessage(chunk.error, 'stream error'), {
         payload: chunk,
       });
     }

@@ -120,11 +120,14 @@ function claudeCodeFolder(run: AdapterRun, thread: string | undefined): (chunk: 
           cutStream();
           const id = text(field(event, 'message')?.id);
           if (id !== undefined) remember(streamed, id);
-          const fold = anthropicFolder(run, (ending) => {
-            run.finishAttempt(ending);
-            partial = undefined;
-          });
-          partial = fold;
+          partial = anthropicFolder(
+            run,
+            (ending) => {
+              run.finishAttempt(ending);
+              partial = undefined;
+            },
+            provider,
+          );
         }
         partial?.(event);
         break;

@@ -7,6 +7,7 @@ import { expect } from 'chai';
 import { Assembler } from '../../src/conversation/assembler.js';
 import { type CallfoldEvent, isDurableEvent } from '../../src/events/types.js';
 import { fromClaudeCode } from '../../src/providers/claude-code.js';
+import { ProviderStreamError } from '../../src/providers/provider-stream-error.js';
 import { project } from '../assembler/support/driver.js';
 import { describe, it } from '../harness.js';
 import { fixedSession } from './support/cases.js';
@@ -235,6 +236,37 @@ describe('fromClaudeCode: ends of responses', () => {
     expect(ofType(events, 'tool/call').map((c) => c.callId)).to.deep.equal(['toolu_1']);
     expect(ofType(events, 'stream/settle')).to.have.length(2);
     expectHistoryEqualsLive(events);
+  });
+
+  it('an error stream event settles the response, then fails with a ProviderStreamError', async () => {
+    const se = (event: object) => line({ type: 'stream_event', event, parent_tool_use_id: null });
+    const text =
+      se({ type: 'message_start', message: { id: 'msg_1' } }) +
+      se({
+        type: 'content_block_start',
+        index: 0,
+        content_block: { type: 'tool_use', id: 'toolu_e', name: 'Write' },
+      }) +
+      se({ type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } }) +
+      assistant('msg_2', [call]);
+    const outcome = await collect(fromClaudeCode(text, { session: fixedSession() }));
+    expect(outcome.error).to.be.instanceOf(ProviderStreamError);
+    expect(outcome.error).to.include({ provider: 'claude-code', message: 'Overloaded' });
+    expect(outcome.events.map((e) => e.type)).to.deep.equal([
+      'stream/tool-call-delta',
+      'stream/settle',
+    ]);
+  });
+
+  it('replayed user lines are skipped: a result is recorded once', async () => {
+    const result = {
+      type: 'user',
+      message: { content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: 'x' }] },
+    };
+    const events = await fold(
+      assistant('msg_1', [call]) + line(result) + line({ ...result, isReplay: true }),
+    );
+    expect(ofType(events, 'tool/result')).to.have.length(1);
   });
 
   it('a stop_reason ends the response at once; another id opens the next', async () => {
