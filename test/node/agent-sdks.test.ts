@@ -32,6 +32,7 @@ const fakeClaude = `#!/usr/bin/env node
 import { appendFileSync, readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 appendFileSync(process.env.FAKE_ARGV, JSON.stringify(process.argv.slice(2)) + '\\n');
+appendFileSync(process.env.FAKE_ARGV + '.pid', process.pid + '\\n');
 const input = createInterface({ input: process.stdin });
 input.on('line', (line) => {
   const message = JSON.parse(line);
@@ -39,7 +40,10 @@ input.on('line', (line) => {
     const response = { subtype: 'success', request_id: message.request_id, response: {} };
     process.stdout.write(JSON.stringify({ type: 'control_response', response }) + '\\n');
   } else if (message.type === 'user') {
-    process.stdout.write(readFileSync(process.env.FAKE_LINES, 'utf8'), () => process.exit(0));
+    const text = readFileSync(process.env.FAKE_LINES, 'utf8');
+    // FAKE_HANG: print the lines, then run on (a session that has not ended).
+    if (process.env.FAKE_HANG) process.stdout.write(text, () => setInterval(() => {}, 60_000));
+    else process.stdout.write(text, () => process.exit(0));
   }
 });
 `;
@@ -94,14 +98,31 @@ function conversation(events: readonly CallfoldEvent[]): unknown {
 }
 
 /** Runs `query()` against the fake claude printing `file` (a full path). */
-function claudeQuery(file: string, log: string, includePartialMessages: boolean) {
+function claudeQuery(file: string, log: string, includePartialMessages: boolean, hang = false) {
+  const env: Record<string, string> = {
+    PATH: process.env.PATH ?? '',
+    FAKE_LINES: file,
+    FAKE_ARGV: log,
+  };
+  if (hang) env.FAKE_HANG = '1';
   return query({
     prompt: 'list the files here',
-    options: {
-      pathToClaudeCodeExecutable: path('claude.mjs'),
-      includePartialMessages,
-      env: { PATH: process.env.PATH ?? '', FAKE_LINES: file, FAKE_ARGV: log },
-    },
+    options: { pathToClaudeCodeExecutable: path('claude.mjs'), includePartialMessages, env },
+  });
+}
+
+/** Resolves once process `pid` is gone (polled: a condition, not a timing). */
+function exited(pid: number): Promise<void> {
+  return new Promise((resolve) => {
+    const poll = () => {
+      try {
+        process.kill(pid, 0);
+        setTimeout(poll, 10);
+      } catch {
+        resolve();
+      }
+    };
+    poll();
   });
 }
 
@@ -139,6 +160,28 @@ describe('fromClaudeCode through the Claude Agent SDK (query() and a fake claude
       events.filter((e) => e.type === 'tool/call').map((e) => e.type === 'tool/call' && e.name),
     ).to.deep.equal(['Bash']);
     expect(conversation(events.filter(isDurableEvent))).to.deep.equal(conversation(events));
+  });
+});
+
+describe('fromClaudeCode: unsubscribing', () => {
+  it('stops the SDK query: its claude process ends', async () => {
+    const file = join(recordings, 'built-from-types/claude-code-whole-messages.jsonl');
+    const log = path('claude-hang.argv');
+    const events: CallfoldEvent[] = [];
+    await new Promise<void>((resolve) => {
+      const subscription = fromClaudeCode(claudeQuery(file, log, false, true), {
+        session: fixedSession(),
+      }).subscribe((event) => {
+        events.push(event);
+        if (event.type === 'tool/result') {
+          subscription.unsubscribe();
+          resolve();
+        }
+      });
+    });
+    const pid = Number(readFileSync(`${log}.pid`, 'utf8').trim());
+    await exited(pid);
+    expect(events.filter((e) => e.type === 'tool/call')).to.have.length(1);
   });
 });
 
