@@ -21,6 +21,12 @@ export interface ClaudeCodeOptions extends AdapterOptions {
    * `isSidechain: true` and no `parent_tool_use_id` (a sub-agent's own `agent-*.jsonl`).
    */
   readonly thread?: string;
+  /**
+   * Read every message as history (durable events only), as transcript lines are read: for
+   * messages from a transcript that no longer carry `parentUuid`, such as the Agent SDK's
+   * `getSessionMessages()`. Default: only transcript lines are history.
+   */
+  readonly history?: boolean;
   /** The longest line read, in UTF-16 code units; longer ones go to `onMalformed`. Default 16 Mi. */
   readonly maxLineLength?: number;
 }
@@ -47,7 +53,8 @@ export interface ClaudeCodeOptions extends AdapterOptions {
  * 3. `tool_result` blocks of `user` lines are durable `tool/result`s. Replayed user lines
  *    (`isReplay`) are skipped.
  * 4. Transcript lines (they carry `parentUuid`/`isSidechain`) are history: the same durable
- *    records, in file order, and no stream event; the last message ends with the lines.
+ *    records, in file order, and no stream event; the last message ends with the lines
+ *    (`history: true` reads every message so, e.g. the SDK's `getSessionMessages()`).
  *    Branches of the transcript's `parentUuid` tree are not told apart. `summary`, `system`, snapshot and queue
  *    lines are skipped.
  * 5. Sub-agents are kept apart: one fold is one agent's timeline (`thread`); the other
@@ -76,12 +83,16 @@ export function fromClaudeCode(
     provider,
     source,
     options,
-    (run) => claudeCodeFolder(run, options.thread),
+    (run) => claudeCodeFolder(run, options.thread, options.history === true),
     JsonLineDecoder.factory(options.maxLineLength),
   );
 }
 
-function claudeCodeFolder(run: AdapterRun, thread: string | undefined): (chunk: unknown) => void {
+function claudeCodeFolder(
+  run: AdapterRun,
+  thread: string | undefined,
+  allHistory: boolean,
+): (chunk: unknown) => void {
   const messages = new ClaudeCodeMessages(run);
   /** The Messages folder of the response streaming now, from its `message_start` on. */
   let partial: ((event: unknown) => void) | undefined;
@@ -110,7 +121,8 @@ function claudeCodeFolder(run: AdapterRun, thread: string | undefined): (chunk: 
       }
       return;
     }
-    const history = Object.hasOwn(chunk, 'parentUuid') || Object.hasOwn(chunk, 'isSidechain');
+    const history =
+      allHistory || Object.hasOwn(chunk, 'parentUuid') || Object.hasOwn(chunk, 'isSidechain');
     switch (chunk.type) {
       case 'stream_event': {
         const event = field(chunk, 'event');

@@ -6,11 +6,19 @@
  * SDK's `initialize` control request, then prints its lines when the prompt arrives. What the
  * SDKs yield folds to the same events as the lines themselves. Node only (child processes).
  */
-import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  copyFileSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { query } from '@anthropic-ai/claude-agent-sdk';
+import { getSessionMessages, query } from '@anthropic-ai/claude-agent-sdk';
 import { Codex } from '@openai/codex-sdk';
 import { expect } from 'chai';
 import { Assembler } from '../../src/conversation/assembler.js';
@@ -160,6 +168,40 @@ describe('fromClaudeCode through the Claude Agent SDK (query() and a fake claude
       events.filter((e) => e.type === 'tool/call').map((e) => e.type === 'tool/call' && e.name),
     ).to.deep.equal(['Bash']);
     expect(conversation(events.filter(isDurableEvent))).to.deep.equal(conversation(events));
+  });
+});
+
+describe('fromClaudeCode on transcripts read by the SDK (getSessionMessages)', () => {
+  it('the SDK reads the transcript file; as history it folds to what the file folds to', async () => {
+    const transcript = join(recordings, 'built-from-types/claude-code-session-transcript.jsonl');
+    const sessionId = '40e7b02d-c0f9-4876-9010-f514d4eb0603';
+    const project = path('project');
+    const projects = join(path('config'), 'projects', project.replace(/[^a-zA-Z0-9]/g, '-'));
+    mkdirSync(project, { recursive: true });
+    mkdirSync(projects, { recursive: true });
+    copyFileSync(transcript, join(projects, `${sessionId}.jsonl`));
+    const before = process.env.CLAUDE_CONFIG_DIR;
+    process.env.CLAUDE_CONFIG_DIR = path('config');
+    let messages: unknown[];
+    try {
+      messages = await getSessionMessages(sessionId, { dir: project });
+    } finally {
+      if (before === undefined) delete process.env.CLAUDE_CONFIG_DIR;
+      else process.env.CLAUDE_CONFIG_DIR = before;
+    }
+    expect(messages).to.have.length(5);
+    const outcome = await collect(
+      fromClaudeCode(messages, { session: fixedSession(), history: true }),
+    );
+    expect(outcome.error).to.equal(undefined);
+    expect(outcome.events.every(isDurableEvent)).to.equal(true);
+    const file = await collect(
+      fromClaudeCode(readFileSync(transcript, 'utf8'), { session: fixedSession() }),
+    );
+    expect(outcome.events.filter(isDurableEvent).map(({ at: _at, ...rest }) => rest)).to.deep.equal(
+      file.events.filter(isDurableEvent).map(({ at: _at, ...rest }) => rest),
+    );
+    expect(outcome.events.filter((e) => e.type === 'tool/result')).to.have.length(1);
   });
 });
 
