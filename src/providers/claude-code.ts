@@ -64,8 +64,9 @@ export interface ClaudeCodeOptions extends AdapterOptions {
  * 6. A `result` line ends the turn: a response still streaming (no `message_stop`) settles
  *    without records, a whole message ends normally; the run goes on (a next turn may
  *    follow). An `assistant` message with `aborted: true` settles without records.
- * 7. Cut streams, errors (an `error` stream event fails the Observable), malformed lines and
- *    unsubscribing are as for every adapter: see `AdapterOptions`; `system`, `tool_progress`,
+ * 7. Cut streams, errors (an `error` stream event fails the Observable), malformed lines,
+ *    `dispatch` (for live responses; history records its calls) and unsubscribing (the SDK's
+ *    `query()` then ends its `claude` process) are as for every adapter: see `AdapterOptions`; `system`, `tool_progress`,
  *    `stream_event` pings and unknown lines are otherwise ignored.
  *
  * @example

@@ -37,6 +37,8 @@ export interface CodexOptions extends AdapterOptions {
  *    attempt settles without records (the calls already recorded stay, as for server tools).
  * 5. `thread.started`, `turn.started`, `error` items and unknown lines are ignored; cut
  *    streams, malformed lines and unsubscribing are as for every adapter (`AdapterOptions`).
+ *    Unsubscribing calls the SDK generator's `return()`, which it obeys only at its next
+ *    event: to stop a silent `codex` process at once, pass a `signal` to `runStreamed`.
  *
  * @example
  * ```ts
