@@ -32,7 +32,7 @@ export interface ClaudeCodeOptions extends AdapterOptions {
 }
 
 /**
- * Translates a Claude Code session into CallfoldEvents: the lines of
+ * Translates a Claude Code session into CallfoldEvents (docs/decisions/0013): the lines of
  * `claude -p --output-format stream-json --verbose` (with or without
  * `--include-partial-messages`), the `SDKMessage`s of the Claude Agent SDK's `query()`, or a
  * session transcript (`~/.claude/projects/…/<session>.jsonl`) as history.

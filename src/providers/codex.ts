@@ -15,7 +15,7 @@ export interface CodexOptions extends AdapterOptions {
 }
 
 /**
- * Translates a Codex session into CallfoldEvents: the lines of `codex exec --json` (also
+ * Translates a Codex session into CallfoldEvents (docs/decisions/0013): the lines of `codex exec --json` (also
  * `--experimental-json`), or the `ThreadEvent`s of `@openai/codex-sdk`
  * (`(await thread.runStreamed(input)).events`). The source is an (async) iterable of event
  * objects, of lines, or newline-delimited JSON bytes (see `JsonLineDecoder`).
