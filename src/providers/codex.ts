@@ -15,10 +15,11 @@ export interface CodexOptions extends AdapterOptions {
 }
 
 /**
- * Translates a Codex session into CallfoldEvents (docs/decisions/0013): the lines of `codex exec --json` (also
- * `--experimental-json`), or the `ThreadEvent`s of `@openai/codex-sdk`
- * (`(await thread.runStreamed(input)).events`). The source is an (async) iterable of event
- * objects, of lines, or newline-delimited JSON bytes (see `JsonLineDecoder`).
+ * Translates a Codex session into CallfoldEvents (docs/decisions/0013): the lines of
+ * `codex exec --json` (also `--experimental-json`), or the `ThreadEvent`s of
+ * `@openai/codex-sdk` (`(await thread.runStreamed(input)).events`). The source is an (async)
+ * iterable of event objects, of lines, or newline-delimited JSON bytes (see
+ * `JsonLineDecoder`).
  *
  * 1. One turn (`turn.started` … `turn.completed`) is one attempt: Codex reports the turn's
  *    items, not its model responses. `turn.completed` ends it normally (its
