@@ -59,8 +59,9 @@ export interface ClaudeCodeOptions extends AdapterOptions {
  *    lines are skipped.
  * 5. Sub-agents are kept apart: one fold is one agent's timeline (`thread`); the other
  *    agents' lines are skipped, so a sub-agent running while the main agent waits for its
- *    `Task` call never opens, ends or interleaves with a main attempt. A sub-agent's last
- *    response ends when the `tool_result` of its `Task` call (or a `result`) arrives.
+ *    `Task` call never opens or interleaves with a main attempt. A sub-agent's first line
+ *    ends the response whose call started it; a sub-agent's last response ends when the
+ *    `tool_result` of its `Task` call (or a `result`) arrives.
  * 6. A `result` line ends the turn: a response still streaming (no `message_stop`) settles
  *    without records, a whole message ends normally; the run goes on (a next turn may
  *    follow). An `assistant` message with `aborted: true` settles without records.
@@ -114,11 +115,16 @@ function claudeCodeFolder(
       return;
     }
     if (!isRecord(chunk)) return;
-    if (threadOf(chunk) !== thread) {
+    const lineThread = threadOf(chunk);
+    if (lineThread !== thread) {
       // A sub-agent's last response ends when its Task call is answered, or the turn ends.
       if (thread !== undefined && (chunk.type === 'result' || answers(chunk, thread))) {
         messages.finish();
         cutStream();
+      }
+      // A sub-agent started by a call of the open response runs: that response has ended.
+      if (lineThread !== undefined && messages.attempt?.callIdOf(lineThread) !== undefined) {
+        messages.finish();
       }
       return;
     }

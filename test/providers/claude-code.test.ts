@@ -196,6 +196,31 @@ describe('fromClaudeCode: session transcripts and sub-agents', () => {
     expectHistoryEqualsLive(main);
     expectHistoryEqualsLive(sub);
   });
+
+  it("without tool_progress, the sub-agent's first line dispatches the Task call that started it", async () => {
+    const lines = (await recording('built-from-types/claude-code-subagent.jsonl'))
+      .split('\n')
+      .filter((l) => l !== '' && !l.includes('"tool_progress"'));
+    let read = 0;
+    async function* counted() {
+      for (const line of lines) {
+        read += 1;
+        yield line;
+      }
+    }
+    let readAtCall = -1;
+    await new Promise<void>((resolve) => {
+      fromClaudeCode(counted(), { session: fixedSession() }).subscribe({
+        next: (event) => {
+          if (event.type === 'tool/call') readAtCall = read;
+        },
+        complete: resolve,
+      });
+    });
+    // Line 2 is the sub-agent's first (its prompt); the Task's result is line 6.
+    expect(lines[1]).to.contain('"parent_tool_use_id":"toolu_built_task"');
+    expect(readAtCall).to.equal(2);
+  });
 });
 
 describe('fromClaudeCode: ends of responses', () => {
