@@ -34,10 +34,13 @@ export interface CodexOptions extends AdapterOptions {
  *    runs); `item.completed` records its `tool/result` (see `callResult`: `status: 'failed'`
  *    is an error). An item seen only at `item.completed` is called and answered together.
  *    A `web_search` that starts without its query is preparing until it completes.
- * 4. `turn.failed` and `error` fail the Observable with a `ProviderStreamError` after the
- *    attempt settles without records (the calls already recorded stay, as for server tools).
- * 5. `thread.started`, `turn.started`, `error` items and unknown lines are ignored; cut
- *    streams, malformed lines and unsubscribing are as for every adapter (`AdapterOptions`).
+ * 4. `turn.failed` fails the Observable with a `ProviderStreamError` after the attempt
+ *    settles without records (the calls already recorded stay, as for server tools).
+ *    A top-level `error` line is not: Codex prints its transient notices so
+ *    (`Reconnecting... 2/5`) and the turn goes on; the SDK's own `run()` fails only on
+ *    `turn.failed` too. If the process then dies, the stream is cut (or the SDK throws).
+ * 5. `thread.started`, `turn.started`, `error` lines and items, and unknown lines are
+ *    ignored; cut streams, malformed lines and unsubscribing are as for every adapter (`AdapterOptions`).
  *    Unsubscribing calls the SDK generator's `return()`, which it obeys only at its next
  *    event: to stop a silent `codex` process at once, pass a `signal` to `runStreamed`.
  *
@@ -89,10 +92,6 @@ function codexFolder(run: AdapterRun): (chunk: unknown) => void {
         break;
       case 'turn.failed':
         throw new ProviderStreamError(provider, errorMessage(event.error, 'turn failed'), {
-          payload: event,
-        });
-      case 'error':
-        throw new ProviderStreamError(provider, errorMessage(event, 'stream error'), {
           payload: event,
         });
       default:

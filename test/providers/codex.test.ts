@@ -201,6 +201,25 @@ describe('fromCodex: turns', () => {
     ]);
   });
 
+  it('a transient error line (a reconnect notice) does not end the turn', async () => {
+    const text =
+      line({ type: 'turn.started' }) +
+      command('item.started', 'item_0') +
+      line({
+        type: 'error',
+        message: 'Reconnecting... 1/5 (stream disconnected before completion)',
+      }) +
+      command('item.completed', 'item_0', {
+        status: 'completed',
+        exit_code: 0,
+        aggregated_output: 'a',
+      }) +
+      line({ type: 'turn.completed', usage: {} });
+    const events = await fold(text);
+    expect(ofType(events, 'tool/result').map((r) => r.callId)).to.deep.equal(['item_0']);
+    expect(ofType(events, 'assistant/message')).to.have.length(1);
+  });
+
   it('turns in a row are attempts in a row; item ids reused by the next turn get fresh call ids', async () => {
     const turn =
       line({ type: 'turn.started' }) +
