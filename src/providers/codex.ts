@@ -40,8 +40,8 @@ export interface CodexOptions extends AdapterOptions {
  *    (`Reconnecting... 2/5`) and the turn goes on; the SDK's own `run()` fails only on
  *    `turn.failed` too. If the process then dies, the stream is cut (or the SDK throws).
  * 5. `thread.started`, `turn.started`, `error` lines and items, and unknown lines are
- *    ignored; cut streams, malformed lines and unsubscribing are as for every adapter (`AdapterOptions`).
- *    Unsubscribing calls the SDK generator's `return()`, which it obeys only at its next
+ *    ignored; cut streams, malformed lines and unsubscribing are as for every adapter
+ *    (`AdapterOptions`). Unsubscribing calls the SDK generator's `return()`, which it obeys only at its next
  *    event: to stop a silent `codex` process at once, pass a `signal` to `runStreamed`.
  *
  * @example
