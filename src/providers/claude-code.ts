@@ -27,7 +27,7 @@ export interface ClaudeCodeOptions extends AdapterOptions {
    * `getSessionMessages()`. Default: only transcript lines are history.
    */
   readonly history?: boolean;
-  /** The longest line read, in UTF-16 code units; longer ones go to `onMalformed`. Default 16 Mi. */
+  /** The longest line read, in UTF-16 code units; longer ones go to `onMalformed`. 16 Mi. */
   readonly maxLineLength?: number;
 }
 
@@ -55,8 +55,8 @@ export interface ClaudeCodeOptions extends AdapterOptions {
  * 4. Transcript lines (they carry `parentUuid`/`isSidechain`) are history: the same durable
  *    records, in file order, and no stream event; the last message ends with the lines
  *    (`history: true` reads every message so, e.g. the SDK's `getSessionMessages()`).
- *    Branches of the transcript's `parentUuid` tree are not told apart. `summary`, `system`, snapshot and queue
- *    lines are skipped.
+ *    Branches of the transcript's `parentUuid` tree are not told apart. `summary`,
+ *    `system`, snapshot and queue lines are skipped.
  * 5. Sub-agents are kept apart: one fold is one agent's timeline (`thread`); the other
  *    agents' lines are skipped, so a sub-agent running while the main agent waits for its
  *    `Task` call never opens or interleaves with a main attempt. A sub-agent's first line
@@ -67,13 +67,15 @@ export interface ClaudeCodeOptions extends AdapterOptions {
  *    follow). An `assistant` message with `aborted: true` settles without records.
  * 7. Cut streams, errors (an `error` stream event fails the Observable), malformed lines,
  *    `dispatch` (for live responses; history records its calls) and unsubscribing (the SDK's
- *    `query()` then ends its `claude` process) are as for every adapter: see `AdapterOptions`; `system`, `tool_progress`,
- *    `stream_event` pings and unknown lines are otherwise ignored.
+ *    `query()` then ends its `claude` process) are as for every adapter: see
+ *    `AdapterOptions`; `system`, `tool_progress`, `stream_event` pings and unknown lines
+ *    are otherwise ignored.
  *
  * @example
  * ```ts
  * import { query } from '@anthropic-ai/claude-agent-sdk';
- * const messages = query({ prompt: 'Fix the failing test', options: { includePartialMessages: true } });
+ * const options = { includePartialMessages: true };
+ * const messages = query({ prompt: 'Fix the failing test', options });
  * fromClaudeCode(messages, { session }).pipe(assemble()).subscribe(render);
  * ```
  */

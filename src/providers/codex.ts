@@ -10,7 +10,7 @@ import { field, text } from './read-chunk.js';
 const provider = 'codex';
 
 export interface CodexOptions extends AdapterOptions {
-  /** The longest line read, in UTF-16 code units; longer ones go to `onMalformed`. Default 16 Mi. */
+  /** The longest line read, in UTF-16 code units; longer ones go to `onMalformed`. 16 Mi. */
   readonly maxLineLength?: number;
 }
 
@@ -41,8 +41,9 @@ export interface CodexOptions extends AdapterOptions {
  *    `turn.failed` too. If the process then dies, the stream is cut (or the SDK throws).
  * 5. `thread.started`, `turn.started`, `error` lines and items, and unknown lines are
  *    ignored; cut streams, malformed lines and unsubscribing are as for every adapter
- *    (`AdapterOptions`). Unsubscribing calls the SDK generator's `return()`, which it obeys only at its next
- *    event: to stop a silent `codex` process at once, pass a `signal` to `runStreamed`.
+ *    (`AdapterOptions`). Unsubscribing calls the SDK generator's `return()`, which it
+ *    obeys only at its next event: to stop a silent `codex` process at once, pass a
+ *    `signal` to `runStreamed`.
  *
  * @example
  * ```ts
