@@ -39,6 +39,7 @@ export type ToolCategory =
  * - `NotebookRead` is `read`, `NotebookEdit` is `edit`; `view_image` and `read_media_file` are
  *   `read_image`; Claude Code's `Read` stays `read` whatever file it opens.
  * - `python`, `execute_ipython_cell` and hosted code interpreters are `run_code`.
+ * - Codex's `command_execution` items (`fromCodex`, arguments `{ command }`) are `bash`.
  * - Sub-agents (`Task`), plans (`ExitPlanMode`), shell management (`BashOutput`, `KillShell`)
  *   and MCP tools without a known base name are `generic`.
  *
@@ -161,6 +162,7 @@ export const toolNames: { readonly [C in ToolCategory]: readonly string[] } = de
     'run_in_terminal',
     'terminal',
     'bash_code_execution',
+    'command_execution',
   ],
   pwsh: ['PowerShell', 'pwsh', 'run_powershell', 'execute_powershell'],
   run_code: [

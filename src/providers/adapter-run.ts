@@ -4,7 +4,12 @@ import { directEvents, type EventSink } from '../events/direct-events.js';
 import { jsonText } from '../events/json-text.js';
 import type { CallfoldEvent } from '../events/types.js';
 import { Attempt, type Dispatch, type Ending } from './attempt.js';
-import { DONE, type ProviderSource, pumpChunks } from './provider-source.js';
+import {
+  DONE,
+  type ItemDecoderFactory,
+  type ProviderSource,
+  pumpChunks,
+} from './provider-source.js';
 import { ProviderStreamError } from './provider-stream-error.js';
 import { isRecord } from './read-chunk.js';
 import { Session } from './session.js';
@@ -198,12 +203,14 @@ export class AdapterRun {
  * was cut and settles alone; when reading or folding throws, the live attempt settles, then
  * the Observable fails with the error. Unsubscribing cancels the source and emits nothing.
  * `assemble()` starts it directly (see `directEvents`): the same events, folded as built.
+ * `decoder` reads the source's bytes and text (default: SSE).
  */
 export function adapt(
   provider: string,
   source: ProviderSource,
   options: AdapterOptions,
   folder: (run: AdapterRun) => (chunk: unknown) => void,
+  decoder?: ItemDecoderFactory,
 ): Observable<CallfoldEvent> {
   return directEvents((sink) => {
     const run = new AdapterRun(options, sink, provider);
@@ -226,6 +233,7 @@ export function adapt(
       (error) => {
         if (!run.ended && !sink.closed) onMalformed(error);
       },
+      decoder,
     );
     pump.done.then(
       () => {

@@ -1,6 +1,7 @@
 import type { Observable } from 'rxjs';
 import type { CallfoldEvent } from '../events/types.js';
 import { type AdapterOptions, type AdapterRun, adapt } from './adapter-run.js';
+import type { Ending } from './attempt.js';
 import type { ProviderSource } from './provider-source.js';
 import { errorMessage, ProviderStreamError } from './provider-stream-error.js';
 import { field, isRecord } from './read-chunk.js';
@@ -44,10 +45,20 @@ export function fromAnthropicMessages(
   source: ProviderSource,
   options: AdapterOptions = {},
 ): Observable<CallfoldEvent> {
-  return adapt(provider, source, options, anthropicFolder);
+  return adapt(provider, source, options, (run) => anthropicFolder(run));
 }
 
-function anthropicFolder(run: AdapterRun): (chunk: unknown) => void {
+/**
+ * Folds one Anthropic Messages stream's events into `run`. `finish` is called at
+ * `message_stop`: by default it ends the run; an adapter whose source holds many messages
+ * (`fromClaudeCode`'s `stream_event` lines) passes `run.finishAttempt` so the run goes on,
+ * and its own name for the errors it fails with (`source`).
+ */
+export function anthropicFolder(
+  run: AdapterRun,
+  finish: (ending: Ending) => void = (ending) => run.finish(ending),
+  source = provider,
+): (chunk: unknown) => void {
   let stopReason: string | undefined;
   /** A tool's `input` from its block start, used only when no `partial_json` follows (some proxies send it whole). */
   const inputs = new Map<string, string>();
@@ -70,7 +81,7 @@ function anthropicFolder(run: AdapterRun): (chunk: unknown) => void {
     }
     if (typeof type !== 'string' || type === 'ping') return;
     if (type === 'error') {
-      throw new ProviderStreamError(provider, errorMessage(chunk.error, 'stream error'), {
+      throw new ProviderStreamError(source, errorMessage(chunk.error, 'stream error'), {
         payload: chunk,
       });
     }
@@ -130,7 +141,7 @@ function anthropicFolder(run: AdapterRun): (chunk: unknown) => void {
         stopReason = stopReasonOf(field(chunk, 'delta')?.stop_reason) ?? stopReason;
         break;
       case 'message_stop':
-        run.finish(stopReason === undefined ? {} : { stopReason, truncated: isCut(stopReason) });
+        finish(stopReason === undefined ? {} : { stopReason, truncated: isCut(stopReason) });
         break;
       default:
         break;

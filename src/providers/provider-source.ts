@@ -23,6 +23,23 @@ export type ProviderSource =
 /** The `data: [DONE]` sentinel that ends Chat Completions and AI SDK SSE streams. */
 export const DONE: unique symbol = Symbol('[DONE]');
 
+/**
+ * Turns the items a source yields into chunk objects: `item` for each item, `end` once the
+ * source is exhausted. The default reads bytes and text as SSE; `fromClaudeCode` and
+ * `fromCodex` read them as JSON lines (`JsonLineDecoder`).
+ */
+export interface ItemDecoder {
+  item(item: unknown): void;
+  end(): void;
+}
+
+/** Makes the `ItemDecoder` of one pump, writing to its `onChunk` and `onMalformed`. */
+export type ItemDecoderFactory = (
+  provider: string,
+  onChunk: (chunk: unknown) => void,
+  onMalformed: (error: ProviderStreamError) => void,
+) => ItemDecoder;
+
 export interface ChunkPump {
   /** Settles when the source is exhausted (or the pump cancelled); rejects with the first error. */
   readonly done: Promise<void>;
@@ -36,7 +53,7 @@ export interface ChunkPump {
  * reported to `onMalformed` as a `ProviderStreamError` (default: thrown, which fails the
  * pump). When `onChunk` or `onMalformed` throws, reading stops, the source is cancelled and
  * `done` rejects with that error. A sync iterable is read synchronously, before
- * `pumpChunks` returns.
+ * `pumpChunks` returns. `decoder` reads bytes and text items (default: as SSE).
  */
 export function pumpChunks(
   source: ProviderSource,
@@ -45,16 +62,17 @@ export function pumpChunks(
   onMalformed: (error: ProviderStreamError) => void = (error) => {
     throw error;
   },
+  decoder: ItemDecoderFactory = sseDecoder,
 ): ChunkPump {
   let cancelled = false;
   let stop: (() => void) | undefined;
-  const decoder = new ChunkDecoder(provider, onChunk, onMalformed);
+  const items = decoder(provider, onChunk, onMalformed);
 
   const read = async (): Promise<void> => {
     let input: unknown = source;
     if (typeof input === 'string') {
-      decoder.item(input);
-      decoder.end();
+      items.item(input);
+      items.end();
       return;
     }
     if (isResponse(input)) {
@@ -66,7 +84,7 @@ export function pumpChunks(
         });
       }
       if (input.body === null) {
-        decoder.end();
+        items.end();
         return;
       }
       input = input.body;
@@ -80,7 +98,7 @@ export function pumpChunks(
           const result = await reader.read();
           if (cancelled) return;
           if (result.done) break;
-          decoder.item(result.value);
+          items.item(result.value);
         }
         finished = true;
       } finally {
@@ -99,7 +117,7 @@ export function pumpChunks(
           const result = await next.call(iterator);
           if (cancelled) return;
           if (result.done) break;
-          decoder.item(result.value);
+          items.item(result.value);
         }
         finished = true;
       } finally {
@@ -108,14 +126,14 @@ export function pumpChunks(
     } else if (isIterable(input)) {
       for (const item of input) {
         if (cancelled) return;
-        decoder.item(item);
+        items.item(item);
       }
     } else {
       throw new TypeError(
         `${provider}: expected a Response, a ReadableStream, an (async) iterable or SSE text`,
       );
     }
-    if (!cancelled) decoder.end();
+    if (!cancelled) items.end();
   };
 
   const done = read().catch((error: unknown) => {
@@ -130,8 +148,11 @@ export function pumpChunks(
   };
 }
 
+const sseDecoder: ItemDecoderFactory = (provider, onChunk, onMalformed) =>
+  new ChunkDecoder(provider, onChunk, onMalformed);
+
 /** Turns source items into chunk objects: bytes and text through UTF-8 and SSE, objects as they are. */
-class ChunkDecoder {
+class ChunkDecoder implements ItemDecoder {
   readonly #provider: string;
   readonly #onChunk: (chunk: unknown) => void;
   readonly #onMalformed: (error: ProviderStreamError) => void;

@@ -72,6 +72,7 @@ describe('categoryOf', () => {
       ['code_execution', 'run_code'],
       ['code_interpreter', 'run_code'],
       ['bash_code_execution', 'bash'],
+      ['command_execution', 'bash'],
       ['text_editor_code_execution', 'edit'],
       ['file_search', 'search'],
     ];
