@@ -15,8 +15,8 @@ export interface ContestantChunks {
 }
 
 /** Anthropic Messages: `RawMessageStreamEvent`s, one `input_json_delta` per piece. */
-function anthropic(write: WriteArguments): ContestantChunks {
-  const chunks: unknown[] = [
+export function anthropicWriteChunks(write: WriteArguments): unknown[] {
+  return [
     {
       type: 'message_start',
       message: {
@@ -48,6 +48,10 @@ function anthropic(write: WriteArguments): ContestantChunks {
     },
     { type: 'message_stop' },
   ];
+}
+
+function anthropic(write: WriteArguments): ContestantChunks {
+  const chunks = anthropicWriteChunks(write);
   return { title: 'Anthropic Messages', chunks, adapt: (source) => fromAnthropicMessages(source) };
 }
 

@@ -8,6 +8,7 @@ import { lastValueFrom } from 'rxjs';
 import { fromAnthropicMessages } from '../../src/providers/anthropic-messages.js';
 import { fromOpenAIChatCompletions } from '../../src/providers/openai-chat-completions.js';
 import { assemble } from '../../src/rx/assemble.js';
+import { anthropicWriteChunks } from './adapter-chunks.js';
 import { buildWriteArguments } from './content.js';
 
 /**
@@ -28,45 +29,14 @@ export const SDK_VARIANTS: readonly SdkVariant[] = ['iterate', 'callfold', 'help
 
 /** The SSE body: the write's arguments in 16-character fragments. */
 function sseBody(provider: SdkProvider): { body: string; fragments: number; argsLength: number } {
-  const { fragments, text } = buildWriteArguments({ kind: 'code', contentLength: 512 * 1024 });
+  const write = buildWriteArguments({ kind: 'code', contentLength: 512 * 1024 });
+  const { fragments, text } = write;
   const lines: string[] = [];
   const event = (type: string, data: unknown) =>
     lines.push(`event: ${type}\ndata: ${JSON.stringify(data)}\n\n`);
   const data = (payload: unknown) => lines.push(`data: ${JSON.stringify(payload)}\n\n`);
   if (provider === 'anthropic') {
-    const usage = { input_tokens: 10, output_tokens: 1 };
-    event('message_start', {
-      type: 'message_start',
-      message: {
-        id: 'msg_bench',
-        type: 'message',
-        role: 'assistant',
-        model: 'claude-bench',
-        content: [],
-        stop_reason: null,
-        stop_sequence: null,
-        usage,
-      },
-    });
-    event('content_block_start', {
-      type: 'content_block_start',
-      index: 0,
-      content_block: { type: 'tool_use', id: 'toolu_bench', name: 'Write', input: {} },
-    });
-    for (const partial_json of fragments) {
-      event('content_block_delta', {
-        type: 'content_block_delta',
-        index: 0,
-        delta: { type: 'input_json_delta', partial_json },
-      });
-    }
-    event('content_block_stop', { type: 'content_block_stop', index: 0 });
-    event('message_delta', {
-      type: 'message_delta',
-      delta: { stop_reason: 'tool_use', stop_sequence: null },
-      usage: { output_tokens: fragments.length },
-    });
-    event('message_stop', { type: 'message_stop' });
+    for (const chunk of anthropicWriteChunks(write)) event((chunk as { type: string }).type, chunk);
   } else {
     const chunk = (delta: unknown, finish_reason: string | null = null) =>
       data({
