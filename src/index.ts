@@ -110,7 +110,6 @@ export {
 export type { AdapterOptions } from './providers/adapter-run.js';
 export { type AGUISource, fromAGUI, type SubscribableSource } from './providers/ag-ui.js';
 export type { AGUIEvent, CallfoldMetadata } from './providers/ag-ui-event.js';
-export { type ToAGUIOptions, toAGUI } from './providers/to-ag-ui.js';
 export { fromAISDKUIStream } from './providers/ai-sdk-ui-stream.js';
 export { fromAnthropicMessages } from './providers/anthropic-messages.js';
 export type { Dispatch } from './providers/attempt.js';
@@ -124,6 +123,7 @@ export {
   type SessionOptions,
   type UnnumberedEvent,
 } from './providers/session.js';
+export { type ToAGUIOptions, toAGUI } from './providers/to-ag-ui.js';
 export { type AssembleOptions, assemble } from './rx/assemble.js';
 export {
   type AssembleInput,

@@ -1,8 +1,8 @@
 import type { StopReason } from '../events/types.js';
 import { type AdapterOptions, type AdapterRun, warnMalformed } from './adapter-run.js';
+import { type ChunkKind, ChunkLanes, type ChunkTarget } from './ag-ui-chunks.js';
 import { snapshotEvents } from './ag-ui-snapshot.js';
 import type { Attempt, Ending } from './attempt.js';
-import { ChunkLanes, type ChunkKind, type ChunkTarget } from './ag-ui-chunks.js';
 import { errorMessage, ProviderStreamError } from './provider-stream-error.js';
 import { isRecord } from './read-chunk.js';
 
@@ -85,17 +85,21 @@ export class AGUIFolder implements ChunkTarget {
     }
     switch (type) {
       case 'TEXT_MESSAGE_CHUNK':
-        return this.#lanes.chunk('text', event);
+        this.#lanes.chunk('text', event);
+        return;
       case 'TOOL_CALL_CHUNK':
-        return this.#lanes.chunk('tool', event);
+        this.#lanes.chunk('tool', event);
+        return;
       case 'REASONING_MESSAGE_CHUNK':
-        return this.#lanes.chunk('reasoning', event);
+        this.#lanes.chunk('reasoning', event);
+        return;
       case 'RUN_STARTED':
       case 'RUN_FINISHED':
       case 'RUN_ERROR':
       case 'MESSAGES_SNAPSHOT':
         this.#lanes.closeAll();
-        return this.#boundary(type, event);
+        this.#boundary(type, event);
+        return;
       default:
         break;
     }
@@ -106,31 +110,40 @@ export class AGUIFolder implements ChunkTarget {
         if (this.#idOf(event, 'messageId')) this.start('text', event.messageId as string, event);
         return;
       case 'REASONING_MESSAGE_START':
-        if (this.#idOf(event, 'messageId')) this.start('reasoning', event.messageId as string, event);
+        if (this.#idOf(event, 'messageId'))
+          this.start('reasoning', event.messageId as string, event);
         return;
       case 'TOOL_CALL_START':
         if (this.#idOf(event, 'toolCallId')) this.start('tool', event.toolCallId as string, event);
         return;
       case 'TEXT_MESSAGE_CONTENT':
-        return this.content('text', event.messageId as string, event.delta);
+        this.content('text', event.messageId as string, event.delta);
+        return;
       case 'REASONING_MESSAGE_CONTENT':
-        return this.content('reasoning', event.messageId as string, event.delta);
+        this.content('reasoning', event.messageId as string, event.delta);
+        return;
       case 'TOOL_CALL_ARGS':
-        return this.content('tool', event.toolCallId as string, event.delta);
+        this.content('tool', event.toolCallId as string, event.delta);
+        return;
       case 'TEXT_MESSAGE_END':
-        return this.end('text', event.messageId as string);
+        this.end('text', event.messageId as string);
+        return;
       case 'REASONING_MESSAGE_END':
-        return this.end('reasoning', event.messageId as string);
+        this.end('reasoning', event.messageId as string);
+        return;
       case 'TOOL_CALL_END':
-        return this.end('tool', event.toolCallId as string, callfoldMeta(event)?.text);
+        this.end('tool', event.toolCallId as string, callfoldMeta(event)?.text);
+        return;
       case 'TOOL_CALL_RESULT':
-        return this.#result(event);
+        this.#result(event);
+        return;
       case 'STEP_STARTED':
       case 'STEP_FINISHED':
         if (!this.#run.live?.hasOpenCall()) this.#finish();
         return;
       case 'CUSTOM':
-        return this.#custom(event);
+        this.#custom(event);
+        return;
       default:
         return;
     }
@@ -152,7 +165,11 @@ export class AGUIFolder implements ChunkTarget {
     }
     const meta = callfoldMeta(event);
     const messageId = kind === 'tool' ? event.parentMessageId : kind === 'text' ? id : undefined;
-    const attempt = this.#attemptFor(meta?.attemptId, nonEmpty(messageId) ? messageId : undefined, kind === 'reasoning');
+    const attempt = this.#attemptFor(
+      meta?.attemptId,
+      nonEmpty(messageId) ? messageId : undefined,
+      kind === 'reasoning',
+    );
     const ref = map.get(id);
     if (ref?.open && ref.attempt === attempt) return;
     const key = `${kind[0]}${this.#keys++}`;
@@ -191,7 +208,8 @@ export class AGUIFolder implements ChunkTarget {
     ref.open = false;
     if (id === this.#lastToolId) this.#lastToolId = undefined;
     if (id === this.#lastTextId) this.#lastTextId = undefined;
-    if (ref.attempt === this.#run.live) ref.attempt.end(ref.key, typeof text === 'string' ? text : undefined);
+    if (ref.attempt === this.#run.live)
+      ref.attempt.end(ref.key, typeof text === 'string' ? text : undefined);
   }
 
   #map(kind: ChunkKind): Map<string, Ref> {
@@ -355,7 +373,9 @@ export class AGUIFolder implements ChunkTarget {
       case 'callfold.message':
         if (live && value.attemptId === live.attemptId && !live.hasOpenCall()) {
           if (nonEmpty(value.messageId)) live.messageId = value.messageId;
-          const stopReason = nonEmpty(value.stopReason) ? (value.stopReason as StopReason) : undefined;
+          const stopReason = nonEmpty(value.stopReason)
+            ? (value.stopReason as StopReason)
+            : undefined;
           const truncated = value.truncated === true;
           this.#finish(stopReason === undefined ? { truncated } : { stopReason, truncated });
         }
@@ -373,7 +393,13 @@ export class AGUIFolder implements ChunkTarget {
           this.#run.emit(
             this.#run.session.record(
               event.name === 'callfold.approval'
-                ? { type: 'tool/approval', callId, approved: value.approved === true, ...reason, ...approvalId }
+                ? {
+                    type: 'tool/approval',
+                    callId,
+                    approved: value.approved === true,
+                    ...reason,
+                    ...approvalId,
+                  }
                 : { type: 'tool/approval-request', callId, ...approvalId },
             ),
           );

@@ -52,20 +52,30 @@ export function snapshotEvents(
     const attemptId = session.nextAttemptId();
     const blocks: MessageBlock[] = [];
     if (typeof message.content === 'string' && message.content !== '') {
-      blocks.push({ type: message.role === 'reasoning' ? 'reasoning' : 'text', text: message.content });
+      blocks.push({
+        type: message.role === 'reasoning' ? 'reasoning' : 'text',
+        text: message.content,
+      });
     }
-    const dispatched: { callId: string; name: string; args: string; shape: { providerCallId?: string } }[] = [];
+    const dispatched: {
+      callId: string;
+      name: string;
+      args: string;
+      shape: { providerCallId?: string };
+    }[] = [];
     if (message.role === 'assistant') {
       for (const call of calls) {
         if (!isRecord(call) || !isRecord(call.function)) continue;
         const { name, arguments: given } = call.function;
         if (typeof name !== 'string' || name === '') continue;
-        const text = typeof given === 'string' ? given : run.json(given ?? {}, 'tool call arguments');
+        const text =
+          typeof given === 'string' ? given : run.json(given ?? {}, 'tool call arguments');
         if (text === undefined) continue;
         const args = text.trim() === '' ? '{}' : text;
         const providerId = typeof call.id === 'string' && call.id !== '' ? call.id : undefined;
         const callId = session.claimCallId(providerId, `${attemptId}:${blocks.length}`);
-        const shape = providerId !== undefined && providerId !== callId ? { providerCallId: providerId } : {};
+        const shape =
+          providerId !== undefined && providerId !== callId ? { providerCallId: providerId } : {};
         blocks.push({ type: 'tool-use', callId, name, argsText: args, ...shape });
         dispatched.push({ callId, name, args, shape });
       }
@@ -80,10 +90,13 @@ export function snapshotEvents(
         stopReason: dispatched.length > 0 ? 'tool-calls' : 'end',
       }),
     );
-    for (const call of dispatched) emit(session.call(call.callId, call.name, call.args, call.shape));
+    for (const call of dispatched)
+      emit(session.call(call.callId, call.name, call.args, call.shape));
   }
 }
 
 function isKnownCall(run: AdapterRun, id: unknown, live: (toolCallId: string) => boolean): boolean {
-  return typeof id === 'string' && id !== '' && (live(id) || run.session.callIdOf(id) !== undefined);
+  return (
+    typeof id === 'string' && id !== '' && (live(id) || run.session.callIdOf(id) !== undefined)
+  );
 }

@@ -81,9 +81,11 @@ export class AGUIWriter {
         return;
       }
       case 'stream/block-end':
-        return this.#blockEnd(out, event.attemptId, event.block, event.text);
+        this.#blockEnd(out, event.attemptId, event.block, event.text);
+        return;
       case 'assistant/message':
-        return this.#message(out, event);
+        this.#message(out, event);
+        return;
       case 'tool/call':
         if (this.#emitted.has(event.callId)) return;
         if (event.executor === 'provider') {
@@ -114,7 +116,11 @@ export class AGUIWriter {
         this.#attempts.delete(event.attemptId);
         if (attempt === undefined || attempt.finished) return;
         this.#closeBlocks(out, attempt);
-        out.push({ type: 'CUSTOM', name: 'callfold.settle', value: { attemptId: event.attemptId } });
+        out.push({
+          type: 'CUSTOM',
+          name: 'callfold.settle',
+          value: { attemptId: event.attemptId },
+        });
         return;
       }
       default:
@@ -215,8 +221,10 @@ export class AGUIWriter {
     if (fragment === '') return;
     block.length += fragment.length;
     const { id } = block;
-    if (block.kind === 'tool') out.push({ type: 'TOOL_CALL_ARGS', toolCallId: id, delta: fragment });
-    else if (block.kind === 'text') out.push({ type: 'TEXT_MESSAGE_CONTENT', messageId: id, delta: fragment });
+    if (block.kind === 'tool')
+      out.push({ type: 'TOOL_CALL_ARGS', toolCallId: id, delta: fragment });
+    else if (block.kind === 'text')
+      out.push({ type: 'TEXT_MESSAGE_CONTENT', messageId: id, delta: fragment });
     else out.push({ type: 'REASONING_MESSAGE_CONTENT', messageId: id, delta: fragment });
   }
 
@@ -226,11 +234,22 @@ export class AGUIWriter {
     if (block.kind === 'tool') {
       this.#emitted.add(block.id);
       const name = block.name as string;
-      out.push({ type: 'TOOL_CALL_START', toolCallId: block.id, toolCallName: name, parentMessageId: attempt.base, metadata });
+      out.push({
+        type: 'TOOL_CALL_START',
+        toolCallId: block.id,
+        toolCallName: name,
+        parentMessageId: attempt.base,
+        metadata,
+      });
     } else if (block.kind === 'text') {
       out.push({ type: 'TEXT_MESSAGE_START', messageId: block.id, role: 'assistant', metadata });
     } else {
-      out.push({ type: 'REASONING_MESSAGE_START', messageId: block.id, role: 'reasoning', metadata });
+      out.push({
+        type: 'REASONING_MESSAGE_START',
+        messageId: block.id,
+        role: 'reasoning',
+        metadata,
+      });
     }
   }
 
@@ -246,7 +265,10 @@ export class AGUIWriter {
           : { type: 'TOOL_CALL_END', toolCallId: id, metadata: { callfold: { text } } },
       );
     } else {
-      out.push({ type: block.kind === 'text' ? 'TEXT_MESSAGE_END' : 'REASONING_MESSAGE_END', messageId: id });
+      out.push({
+        type: block.kind === 'text' ? 'TEXT_MESSAGE_END' : 'REASONING_MESSAGE_END',
+        messageId: id,
+      });
     }
   }
 
@@ -278,7 +300,8 @@ export class AGUIWriter {
           this.#toolUse(out, attempt, block, event.attemptId);
           continue;
         }
-        const id = block.type === 'text' && texts++ === 0 ? attempt.base : `${attempt.base}:${index}`;
+        const id =
+          block.type === 'text' && texts++ === 0 ? attempt.base : `${attempt.base}:${index}`;
         const out_: BlockOut = {
           kind: block.type,
           id,
@@ -299,7 +322,9 @@ export class AGUIWriter {
       this.#closeBlocks(out, attempt);
     }
     attempt.finished = true;
-    const truncated = event.blocks.some((block) => block.type === 'tool-use' && block.incomplete === true);
+    const truncated = event.blocks.some(
+      (block) => block.type === 'tool-use' && block.incomplete === true,
+    );
     out.push({
       type: 'CUSTOM',
       name: 'callfold.message',
@@ -342,7 +367,11 @@ export class AGUIWriter {
     if (event.executor !== undefined) meta.executor = event.executor;
     if (event.input !== undefined) meta.input = event.input;
     const args = typeof event.args === 'string' ? event.args : (writeJson(event.args) ?? '{}');
-    const attempt: AttemptOut = { base: `${event.callId}:message`, blocks: new Map(), finished: true };
+    const attempt: AttemptOut = {
+      base: `${event.callId}:message`,
+      blocks: new Map(),
+      finished: true,
+    };
     const call: BlockOut = {
       kind: 'tool',
       id: event.callId,

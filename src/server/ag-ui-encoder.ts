@@ -1,5 +1,5 @@
-import { isDurableEvent } from '../events/types.js';
 import type { CallfoldEvent } from '../events/types.js';
+import { isDurableEvent } from '../events/types.js';
 import type { AGUIEvent } from '../providers/ag-ui-event.js';
 import { AGUIWriter } from '../providers/ag-ui-writer.js';
 

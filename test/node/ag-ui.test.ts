@@ -5,8 +5,9 @@
  * and `@ag-ui/client`'s `verifyEvents` on everything `toAGUI` writes, and `transformChunks`
  * as the oracle of chunk expansion. Node only (the AG-UI packages are dev dependencies).
  */
-import { readFileSync } from 'node:fs';
+
 import { once } from 'node:events';
+import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -51,7 +52,9 @@ async function validAGUI(events: readonly CallfoldEvent[]): Promise<AGUIEvent[]>
   const agui = await lastValueFrom(from(events).pipe(toAGUI(), toArray()));
   for (const event of agui) {
     const parsed = EventSchemas.safeParse(event);
-    expect(parsed.success, `${JSON.stringify(event).slice(0, 200)}: ${parsed.error}`).to.equal(true);
+    expect(parsed.success, `${JSON.stringify(event).slice(0, 200)}: ${parsed.error}`).to.equal(
+      true,
+    );
   }
   // The sequence as @ag-ui/client's verifier requires it (runs, open messages and calls).
   const verified = await lastValueFrom(
@@ -90,7 +93,11 @@ function readUntil(
 }
 
 describe('AG-UI: HttpAgent reading @ag-ui/encoder SSE', () => {
-  for (const name of ['dotnet-backend-tool', 'dotnet-parallel-tools', 'dotnet-frontend-tool-turn1']) {
+  for (const name of [
+    'dotnet-backend-tool',
+    'dotnet-parallel-tools',
+    'dotnet-frontend-tool-turn1',
+  ]) {
     it(`${name}: HttpAgent.run() into fromAGUI gives what the recorded events give`, async () => {
       const events = recorded(`${name}.server-events.json`);
       const server = createServer((request, response) => {
@@ -105,9 +112,13 @@ describe('AG-UI: HttpAgent reading @ag-ui/encoder SSE', () => {
         const { port } = server.address() as AddressInfo;
         const agent = new HttpAgent({ url: `http://127.0.0.1:${port}/agent` });
         const viaClient = await lastValueFrom(
-          fromAGUI(agent.run(runInput('thread_Id_1') as never), { session: session() }).pipe(toArray()),
+          fromAGUI(agent.run(runInput('thread_Id_1') as never), { session: session() }).pipe(
+            toArray(),
+          ),
         );
-        const direct = await lastValueFrom(fromAGUI(events, { session: session() }).pipe(toArray()));
+        const direct = await lastValueFrom(
+          fromAGUI(events, { session: session() }).pipe(toArray()),
+        );
         expect(viaClient).to.deep.equal(direct);
         expect(viaClient.filter(isDurableEvent).length).to.be.above(2);
       } finally {
@@ -121,8 +132,13 @@ describe('AG-UI: HttpAgent reading @ag-ui/encoder SSE', () => {
 describe('AG-UI: chunk expansion', () => {
   it('fromAGUI expands the recorded interleaved chunks as @ag-ui/client transformChunks does', async () => {
     const text = readFileSync(join(recordings, 'ts-client-interleaved-chunks.jsonl'), 'utf8');
-    const chunks = text.split('\n').filter((line) => line.trim() !== '').map((line) => JSON.parse(line));
-    const expanded = await lastValueFrom(from(chunks).pipe(transformChunks(false) as never, toArray()));
+    const chunks = text
+      .split('\n')
+      .filter((line) => line.trim() !== '')
+      .map((line) => JSON.parse(line));
+    const expanded = await lastValueFrom(
+      from(chunks).pipe(transformChunks(false) as never, toArray()),
+    );
     expect(
       (expanded as { type: string }[]).filter((e) => e.type === 'TOOL_CALL_START'),
     ).to.have.length(3);

@@ -94,10 +94,14 @@ describe('fromAGUI: the .NET server recordings', () => {
       ]);
       expect(messages[1]?.messageId).to.equal('chatcmpl-Id_2');
       expect(messages[1]?.blocks[0]).to.deep.include({ type: 'text' });
-      expect((messages[1]?.blocks[0] as { text: string }).text).to.match(/^I found one Italian/);
+      expect((messages[1]?.blocks[0] as { text?: string } | undefined)?.text).to.match(
+        /^I found one Italian/,
+      );
       const node = tools(out).get('call_Id_1') as ToolNode;
       expect(node.stage).to.equal('result');
-      expect(node.result?.output).to.be.a('string').and.match(/The Golden Fork/);
+      expect(node.result?.output)
+        .to.be.a('string')
+        .and.match(/The Golden Fork/);
       expect(ofType(out, 'turn/start')[0]?.turnId).to.equal('run_Id_1');
       expectLiveEqualsHistory(out);
     }
@@ -147,7 +151,9 @@ describe('fromAGUI: chunks, as @ag-ui/client expands them', () => {
     ]);
     expect(calls.map((c) => c.callId)).to.deep.equal(['tool-1', 'tool-2', 'a2:2']);
     const messages = ofType(out, 'assistant/message');
-    expect(messages.map((m) => m.blocks.map((b) => (b.type === 'tool-use' ? b.name : b.text)))).to.deep.equal([
+    expect(
+      messages.map((m) => m.blocks.map((b) => (b.type === 'tool-use' ? b.name : b.text))),
+    ).to.deep.equal([
       ['First message part 1', 'firstTool', 'First message part 2'],
       ['Second message', 'secondTool', 'firstTool'],
     ]);
@@ -181,7 +187,9 @@ describe('fromAGUI: the Dart SDK SSE sections', () => {
         malformed: ProviderStreamError[];
       };
     const text = (events: CallfoldEvent[]) =>
-      ofType(events, 'assistant/message').map((m) => m.blocks.map((b) => (b.type === 'tool-use' ? b.argsText : b.text)));
+      ofType(events, 'assistant/message').map((m) =>
+        m.blocks.map((b) => (b.type === 'tool-use' ? b.argsText : b.text)),
+      );
 
     expect(text((await outcome('Simple Text Message Stream')).events)).to.deep.equal([
       ['Hello, how can I help you today?'],
@@ -216,9 +224,11 @@ describe('fromAGUI: the Dart SDK SSE sections', () => {
       'turn/end',
     ]);
     const unicode = (await outcome('Unicode and Special Characters')).events;
-    expect(ofType(unicode, 'stream/text-delta').map((d) => d.text).join('')).to.equal(
-      'Hello 你好 🌟 €Special: "quotes", \\backslash\\, \ttab',
-    );
+    expect(
+      ofType(unicode, 'stream/text-delta')
+        .map((d) => d.text)
+        .join(''),
+    ).to.equal('Hello 你好 🌟 €Special: "quotes", \\backslash\\, \ttab');
   });
 });
 
@@ -280,7 +290,12 @@ describe('fromAGUI: runs, steps, cuts and snapshots', () => {
       ]),
     );
     const messages = ofType(out, 'assistant/message');
-    expect(messages.map((m) => [m.messageId, m.blocks.map((b) => (b.type === 'tool-use' ? b.name : b.text))])).to.deep.equal([
+    expect(
+      messages.map((m) => [
+        m.messageId,
+        m.blocks.map((b) => (b.type === 'tool-use' ? b.name : b.text)),
+      ]),
+    ).to.deep.equal([
       ['m1', ['think', 'one', 'Read']],
       ['m2', ['two']],
       ['m3', ['more', 'three']],
@@ -319,7 +334,11 @@ describe('fromAGUI: runs, steps, cuts and snapshots', () => {
           id: 'a0',
           role: 'assistant',
           toolCalls: [
-            { id: 'call_Id_1', type: 'function', function: { name: 'SearchRestaurants', arguments: '{}' } },
+            {
+              id: 'call_Id_1',
+              type: 'function',
+              function: { name: 'SearchRestaurants', arguments: '{}' },
+            },
           ],
         },
         { id: 't1', role: 'tool', toolCallId: 'call_Id_1', content: 'same' },
@@ -328,7 +347,9 @@ describe('fromAGUI: runs, steps, cuts and snapshots', () => {
         {
           id: 'a9',
           role: 'assistant',
-          toolCalls: [{ id: 'call_9', type: 'function', function: { name: 'Bash', arguments: '' } }],
+          toolCalls: [
+            { id: 'call_9', type: 'function', function: { name: 'Bash', arguments: '' } },
+          ],
         },
         { id: 't9', role: 'tool', toolCallId: 'call_9', content: 'ok', error: 'exit 1' },
       ],
@@ -362,7 +383,11 @@ describe('fromAGUI: runs, steps, cuts and snapshots', () => {
         { type: 'TOOL_CALL_END', toolCallId: 'w' },
       ]),
     );
-    expect(ofType(out, 'stream/tool-call-delta').map((d) => d.args).join('')).to.equal(args);
+    expect(
+      ofType(out, 'stream/tool-call-delta')
+        .map((d) => d.args)
+        .join(''),
+    ).to.equal(args);
     expect(ofType(out, 'tool/call')[0]?.args).to.equal(args);
   });
 
@@ -375,7 +400,9 @@ describe('fromAGUI: runs, steps, cuts and snapshots', () => {
 describe('toAGUI → fromAGUI', () => {
   it('gives back the Conversation of an Anthropic response (live and from its durable events)', async () => {
     const fixture = await loadFixture('anthropic-messages');
-    const original = (await collect(fromAnthropicMessages(sseResponse(fixture.sse), { session: fixedSession() }))).events;
+    const original = (
+      await collect(fromAnthropicMessages(sseResponse(fixture.sse), { session: fixedSession() }))
+    ).events;
     const withTurn: CallfoldEvent[] = [
       { type: 'turn/start', turnId: 'turn-1', prompt: 'write two files', seq: 0, at: 0 },
       ...original,
@@ -386,7 +413,10 @@ describe('toAGUI → fromAGUI', () => {
       const { events: back, error } = await read(agui);
       expect(error).to.equal(undefined);
       expect(conversationOf(back)).to.deep.equal(conversationOf(input));
-      expect(ofType(back, 'turn/start')[0]).to.deep.include({ turnId: 'turn-1', prompt: 'write two files' });
+      expect(ofType(back, 'turn/start')[0]).to.deep.include({
+        turnId: 'turn-1',
+        prompt: 'write two files',
+      });
       expectLiveEqualsHistory(back);
     }
   });
