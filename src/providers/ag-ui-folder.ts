@@ -50,6 +50,10 @@ export class AGUIFolder implements ChunkTarget {
   /** Records that wait until the live attempt has settled (its `tool/call` comes first). */
   #held: (() => void)[] = [];
   readonly #attemptIds = new Set<string>();
+  /** The callfold attemptId the live attempt was opened for (its own, unless that was taken). */
+  #liveMeta: string | undefined;
+  /** `AdapterOptions.attemptId`: the run's first attempt, when the stream names none. */
+  readonly #firstAttemptId: string | undefined;
   /** What is already recorded, so that a snapshot adds only what is missing. */
   readonly known = { messages: new Set<string>(), results: new Set<string>() };
   #runId: string | undefined;
@@ -62,6 +66,7 @@ export class AGUIFolder implements ChunkTarget {
   constructor(run: AdapterRun, options: AdapterOptions) {
     this.#run = run;
     this.#host = options.dispatch === 'host';
+    this.#firstAttemptId = options.attemptId;
     this.#onMalformed = options.onMalformed ?? warnMalformed;
     this.#lanes = new ChunkLanes(this, (message, chunk) =>
       this.#onMalformed(new ProviderStreamError(provider, message, { payload: chunk })),
@@ -225,7 +230,7 @@ export class AGUIFolder implements ChunkTarget {
     const live = this.#run.live;
     if (live) {
       const split = nonEmpty(attemptId)
-        ? attemptId !== live.attemptId
+        ? attemptId !== this.#liveMeta
         : (messageId !== undefined && this.#ids.length > 0 && !this.#ids.includes(messageId)) ||
           (reasoning && this.#output);
       if (!split || live.hasOpenCall()) {
@@ -236,12 +241,29 @@ export class AGUIFolder implements ChunkTarget {
       this.#finish();
     }
     const named = nonEmpty(attemptId) && !this.#attemptIds.has(attemptId) ? attemptId : undefined;
-    const attempt = this.#run.attempt(named);
+    const attempt = this.#run.attempt(named ?? this.#freshAttemptId());
     this.#attemptIds.add(attempt.attemptId);
+    this.#liveMeta = nonEmpty(attemptId) ? attemptId : undefined;
     this.#ids = messageId === undefined ? [] : [messageId];
     this.#output = false;
     attempt.messageId ??= messageId;
     return attempt;
+  }
+
+  /**
+   * A new attemptId none of this run's attempts has: the session's next one, unless a stream
+   * that names its own attempts already took it (the Assembler ignores stream events of an
+   * attemptId it saw settle).
+   */
+  #freshAttemptId(): string {
+    if (this.#attemptIds.size === 0 && this.#firstAttemptId !== undefined) {
+      return this.#firstAttemptId;
+    }
+    let attemptId = this.#run.session.nextAttemptId();
+    for (let n = 2; this.#attemptIds.has(attemptId); n++) {
+      attemptId = n < 8 ? this.#run.session.nextAttemptId() : `${attemptId}~${n}`;
+    }
+    return attemptId;
   }
 
   /** The live attempt ended normally: its records, then what waited for them. */
@@ -314,8 +336,14 @@ export class AGUIFolder implements ChunkTarget {
 
   #result(event: Record<string, unknown>): void {
     const toolCallId = event.toolCallId;
-    if (!this.#idOf(event, 'toolCallId') || this.#host) return;
+    if (!this.#idOf(event, 'toolCallId')) return;
     const id = toolCallId as string;
+    if (this.#host) {
+      // The host records results; the response that made the call is over all the same.
+      const ref = this.#tools.get(id);
+      if (ref && ref.attempt === this.#run.live && !ref.attempt.hasOpenCall()) this.#finish();
+      return;
+    }
     const meta = callfoldMeta(event);
     let output: unknown = event.content;
     if (meta?.json === true && typeof output === 'string') {
@@ -371,7 +399,7 @@ export class AGUIFolder implements ChunkTarget {
     const live = this.#run.live;
     switch (event.name) {
       case 'callfold.message':
-        if (live && value.attemptId === live.attemptId && !live.hasOpenCall()) {
+        if (live && value.attemptId === this.#liveMeta && !live.hasOpenCall()) {
           if (nonEmpty(value.messageId)) live.messageId = value.messageId;
           const stopReason = nonEmpty(value.stopReason)
             ? (value.stopReason as StopReason)
@@ -381,7 +409,7 @@ export class AGUIFolder implements ChunkTarget {
         }
         return;
       case 'callfold.settle':
-        if (live && value.attemptId === live.attemptId) this.#abort();
+        if (live && value.attemptId === this.#liveMeta) this.#abort();
         return;
       case 'callfold.approval-request':
       case 'callfold.approval': {

@@ -128,6 +128,15 @@ describe('fromAGUI: the .NET server recordings', () => {
     expectLiveEqualsHistory(out);
   });
 
+  it('options.attemptId names the first response; dispatch host stops after each message', async () => {
+    const events = await serverEvents('dotnet-backend-tool');
+    const { events: out } = await read(events, { attemptId: 'first', dispatch: 'host' });
+    expect(ofType(out, 'assistant/message').map((m) => m.attemptId)).to.deep.equal(['first', 'a1']);
+    expect(ofType(out, 'tool/call')).to.deep.equal([]);
+    expect(ofType(out, 'tool/result')).to.deep.equal([]);
+    expect(ofType(out, 'stream/settle')).to.deep.equal([]);
+  });
+
   it('a frontend tool: dispatched at RUN_FINISHED with no result (the client runs it)', async () => {
     const { events: out } = await read(await serverEvents('dotnet-frontend-tool-turn1'));
     const [call] = ofType(out, 'tool/call');
@@ -419,5 +428,19 @@ describe('toAGUI → fromAGUI', () => {
       });
       expectLiveEqualsHistory(back);
     }
+  });
+
+  it('an attemptId the stream already used gets a fresh one, and its response stays whole', async () => {
+    const fixture = await loadFixture('anthropic-messages');
+    const original = (
+      await collect(fromAnthropicMessages(sseResponse(fixture.sse), { session: fixedSession() }))
+    ).events;
+    const agui = await lastValueFrom(from(original).pipe(toAGUI(), toArray()));
+    const { events: back } = await read([...agui, ...agui]);
+    const messages = ofType(back, 'assistant/message');
+    expect(messages).to.have.length(2);
+    expect(messages[0]?.attemptId).to.equal(ofType(original, 'assistant/message')[0]?.attemptId);
+    expect(messages[1]?.attemptId).to.not.equal(messages[0]?.attemptId);
+    expect(messages[1]?.blocks.length).to.equal(messages[0]?.blocks.length);
   });
 });
