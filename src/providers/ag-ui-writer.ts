@@ -6,6 +6,7 @@ import type {
   ToolResultEvent,
   ToolUseBlock,
 } from '../events/types.js';
+import { AGUIBlock } from './ag-ui-block.js';
 import type { AGUIEvent, CallfoldMetadata } from './ag-ui-event.js';
 
 export interface ToAGUIOptions {
@@ -13,24 +14,10 @@ export interface ToAGUIOptions {
   readonly threadId?: string;
 }
 
-interface BlockOut {
-  readonly kind: 'text' | 'reasoning' | 'tool';
-  /** The AG-UI messageId or toolCallId. */
-  readonly id: string;
-  name: string | undefined;
-  started: boolean;
-  ended: boolean;
-  /** Argument text that came before the name (AG-UI starts a call with its name). */
-  held: string;
-  /** UTF-16 units written as content so far. */
-  length: number;
-  readonly meta: CallfoldMetadata;
-}
-
 interface AttemptOut {
   /** The AG-UI id of its first text message and its calls' `parentMessageId`. */
   readonly base: string;
-  readonly blocks: Map<number, BlockOut>;
+  readonly blocks: Map<number, AGUIBlock>;
   finished: boolean;
 }
 
@@ -75,9 +62,8 @@ export class AGUIWriter {
           block = this.#open(attempt, event);
           attempt.blocks.set(event.block, block);
         }
-        const fragment = event.type === 'stream/text-delta' ? event.text : event.args;
         if (event.type === 'stream/tool-call-delta') block.name ??= event.name;
-        this.#content(out, attempt, block, fragment);
+        this.#write(out, block, event.type === 'stream/text-delta' ? event.text : event.args);
         return;
       }
       case 'stream/block-end':
@@ -189,100 +175,32 @@ export class AGUIWriter {
   #open(
     attempt: AttemptOut,
     event: Extract<CallfoldEvent, { type: 'stream/text-delta' | 'stream/tool-call-delta' }>,
-  ): BlockOut {
-    const meta: { -readonly [K in keyof CallfoldMetadata]: CallfoldMetadata[K] } = {
-      attemptId: event.attemptId,
-    };
-    if (event.type === 'stream/text-delta') {
-      const first = ![...attempt.blocks.values()].some((block) => block.kind === 'text');
-      const kind = event.reasoning ? 'reasoning' : 'text';
-      const id = kind === 'text' && first ? attempt.base : `${attempt.base}:${event.block}`;
-      return { kind, id, name: undefined, started: false, ended: false, held: '', length: 0, meta };
+  ): AGUIBlock {
+    const { attemptId } = event;
+    if (event.type === 'stream/tool-call-delta') {
+      return AGUIBlock.call(event.callId, event.name, attempt.base, event, attemptId);
     }
-    if (event.executor !== undefined) meta.executor = event.executor;
-    if (event.input !== undefined) meta.input = event.input;
-    if (event.providerCallId !== undefined) meta.providerCallId = event.providerCallId;
-    const { callId: id, name } = event;
-    return { kind: 'tool', id, name, started: false, ended: false, held: '', length: 0, meta };
+    const first = ![...attempt.blocks.values()].some((block) => block.kind === 'text');
+    const kind = event.reasoning ? 'reasoning' : 'text';
+    const id = kind === 'text' && first ? attempt.base : `${attempt.base}:${event.block}`;
+    return new AGUIBlock(kind, id, attempt.base, { attemptId });
   }
 
-  /** A fragment of `block`: its start first (a call's once named), then the content. */
-  #content(out: AGUIEvent[], attempt: AttemptOut, block: BlockOut, fragment: string): void {
-    if (block.ended) return;
-    if (!block.started) {
-      if (block.kind === 'tool' && block.name === undefined) {
-        block.held += fragment;
-        return;
-      }
-      this.#start(out, attempt, block);
-      fragment = block.held + fragment;
-      block.held = '';
-    }
-    if (fragment === '') return;
-    block.length += fragment.length;
-    const { id } = block;
-    if (block.kind === 'tool')
-      out.push({ type: 'TOOL_CALL_ARGS', toolCallId: id, delta: fragment });
-    else if (block.kind === 'text')
-      out.push({ type: 'TEXT_MESSAGE_CONTENT', messageId: id, delta: fragment });
-    else out.push({ type: 'REASONING_MESSAGE_CONTENT', messageId: id, delta: fragment });
-  }
-
-  #start(out: AGUIEvent[], attempt: AttemptOut, block: BlockOut): void {
-    block.started = true;
-    const metadata = { callfold: block.meta };
-    if (block.kind === 'tool') {
-      this.#emitted.add(block.id);
-      const name = block.name as string;
-      out.push({
-        type: 'TOOL_CALL_START',
-        toolCallId: block.id,
-        toolCallName: name,
-        parentMessageId: attempt.base,
-        metadata,
-      });
-    } else if (block.kind === 'text') {
-      out.push({ type: 'TEXT_MESSAGE_START', messageId: block.id, role: 'assistant', metadata });
-    } else {
-      out.push({
-        type: 'REASONING_MESSAGE_START',
-        messageId: block.id,
-        role: 'reasoning',
-        metadata,
-      });
-    }
-  }
-
-  #end(out: AGUIEvent[], block: BlockOut, text?: string): void {
-    if (block.ended || !block.started) return;
-    block.ended = true;
-    const { id } = block;
-    if (block.kind === 'tool') {
-      const exact = text === undefined || text.length === block.length;
-      out.push(
-        exact
-          ? { type: 'TOOL_CALL_END', toolCallId: id }
-          : { type: 'TOOL_CALL_END', toolCallId: id, metadata: { callfold: { text } } },
-      );
-    } else {
-      out.push({
-        type: block.kind === 'text' ? 'TEXT_MESSAGE_END' : 'REASONING_MESSAGE_END',
-        messageId: id,
-      });
-    }
+  /** A fragment of `block`; a call's start is noted, so that its `tool/call` writes nothing. */
+  #write(out: AGUIEvent[], block: AGUIBlock, fragment: string): void {
+    block.write(out, fragment);
+    if (block.kind === 'tool' && block.started) this.#emitted.add(block.id);
   }
 
   #blockEnd(out: AGUIEvent[], attemptId: string, index: number, text: string): void {
-    const attempt = this.#attempts.get(attemptId);
-    const block = attempt?.blocks.get(index);
-    if (attempt === undefined || block === undefined) return;
-    if (!block.started && block.kind !== 'tool') this.#content(out, attempt, block, '');
-    if (block.kind !== 'tool' && block.length === 0) this.#content(out, attempt, block, text);
-    this.#end(out, block, text);
+    const block = this.#attempts.get(attemptId)?.blocks.get(index);
+    if (block === undefined) return;
+    if (block.kind !== 'tool' && block.length === 0) block.write(out, text);
+    block.end(out, text);
   }
 
   #closeBlocks(out: AGUIEvent[], attempt: AttemptOut): void {
-    for (const block of attempt.blocks.values()) this.#end(out, block);
+    for (const block of attempt.blocks.values()) block.end(out);
   }
 
   /**
@@ -302,18 +220,8 @@ export class AGUIWriter {
         }
         const id =
           block.type === 'text' && texts++ === 0 ? attempt.base : `${attempt.base}:${index}`;
-        const out_: BlockOut = {
-          kind: block.type,
-          id,
-          name: undefined,
-          started: false,
-          ended: false,
-          held: '',
-          length: 0,
-          meta: { attemptId: event.attemptId },
-        };
-        this.#content(out, attempt, out_, block.text);
-        this.#end(out, out_);
+        const meta = { attemptId: event.attemptId };
+        new AGUIBlock(block.type, id, attempt.base, meta).whole(out, block.text);
       }
     } else {
       for (const block of event.blocks) {
@@ -340,22 +248,9 @@ export class AGUIWriter {
   /** A tool-use block no delta carried: the whole call, then its held provider results. */
   #toolUse(out: AGUIEvent[], attempt: AttemptOut, block: ToolUseBlock, attemptId: string): void {
     if (this.#emitted.has(block.callId)) return;
-    const meta: { -readonly [K in keyof CallfoldMetadata]: CallfoldMetadata[K] } = { attemptId };
-    if (block.executor !== undefined) meta.executor = block.executor;
-    if (block.input !== undefined) meta.input = block.input;
-    if (block.providerCallId !== undefined) meta.providerCallId = block.providerCallId;
-    const call: BlockOut = {
-      kind: 'tool',
-      id: block.callId,
-      name: block.name,
-      started: false,
-      ended: false,
-      held: '',
-      length: 0,
-      meta,
-    };
-    this.#content(out, attempt, call, block.argsText);
-    this.#end(out, call, block.argsText);
+    const call = AGUIBlock.call(block.callId, block.name, attempt.base, block, attemptId);
+    call.whole(out, block.argsText);
+    this.#emitted.add(block.callId);
     const pending = this.#pending.get(block.callId);
     this.#pending.delete(block.callId);
     for (const result of pending?.results ?? []) out.push(resultEvent(result));
@@ -363,27 +258,11 @@ export class AGUIWriter {
 
   /** A call no message carried (a host's own, or one whose message came before the stream). */
   #standalone(out: AGUIEvent[], event: ToolCallEvent): void {
-    const meta: { -readonly [K in keyof CallfoldMetadata]: CallfoldMetadata[K] } = {};
-    if (event.executor !== undefined) meta.executor = event.executor;
-    if (event.input !== undefined) meta.input = event.input;
     const args = typeof event.args === 'string' ? event.args : (writeJson(event.args) ?? '{}');
-    const attempt: AttemptOut = {
-      base: `${event.callId}:message`,
-      blocks: new Map(),
-      finished: true,
-    };
-    const call: BlockOut = {
-      kind: 'tool',
-      id: event.callId,
-      name: event.name,
-      started: false,
-      ended: false,
-      held: '',
-      length: 0,
-      meta,
-    };
-    this.#content(out, attempt, call, args);
-    this.#end(out, call, args);
+    const { executor, input } = event;
+    const shape = { ...(executor ? { executor } : {}), ...(input ? { input } : {}) };
+    AGUIBlock.call(event.callId, event.name, `${event.callId}:message`, shape).whole(out, args);
+    this.#emitted.add(event.callId);
   }
 }
 
