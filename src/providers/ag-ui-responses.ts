@@ -42,8 +42,6 @@ export class AGUIResponses implements ChunkTarget {
   readonly #texts = new Map<string, Ref>();
   readonly #reasoning = new Map<string, Ref>();
   readonly #tools = new Map<string, Ref>();
-  /** Text messages of other roles than `assistant`: their content is not the model's. */
-  readonly #ignored = new Set<string>();
   /** AG-UI message ids of the live attempt; the first names it. */
   #ids: string[] = [];
   /** The live attempt has a text or tool block (a reasoning message after it starts a new response). */
@@ -86,10 +84,8 @@ export class AGUIResponses implements ChunkTarget {
 
   start(kind: ChunkKind, id: string, event: Record<string, unknown>): void {
     const map = this.#map(kind);
-    if (kind === 'text' && event.role !== undefined && event.role !== 'assistant') {
-      this.#ignored.add(id);
-      return;
-    }
+    // A text message of another role (user, system) is not the model's: its content finds no block.
+    if (kind === 'text' && event.role !== undefined && event.role !== 'assistant') return;
     const meta = callfoldMeta(event);
     const messageId = kind === 'tool' ? event.parentMessageId : kind === 'text' ? id : undefined;
     const attempt = this.#attemptFor(
