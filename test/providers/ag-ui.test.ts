@@ -5,7 +5,7 @@
  * adapter invariants and that the live fold equals the fold of the durable events.
  */
 import { expect } from 'chai';
-import { from, lastValueFrom, toArray } from 'rxjs';
+import { from, lastValueFrom, Observable, toArray } from 'rxjs';
 import { Assembler } from '../../src/conversation/assembler.js';
 import type { ToolNode } from '../../src/definitions/tool-definition.js';
 import { type CallfoldEvent, isDurableEvent } from '../../src/events/types.js';
@@ -398,6 +398,29 @@ describe('fromAGUI: runs, steps, cuts and snapshots', () => {
         .join(''),
     ).to.equal(args);
     expect(ofType(out, 'tool/call')[0]?.args).to.equal(args);
+  });
+
+  it('unsubscribing unsubscribes from the Observable source and emits nothing more', async () => {
+    let tornDown = false;
+    const source = new Observable<unknown>((subscriber) => {
+      subscriber.next({ type: 'RUN_STARTED', threadId: 't', runId: 'r1' });
+      subscriber.next({ type: 'TOOL_CALL_START', toolCallId: 'c1', toolCallName: 'Read' });
+      return () => {
+        tornDown = true;
+      };
+    });
+    const seen: CallfoldEvent[] = [];
+    await new Promise<void>((resolve) => {
+      const subscription = fromAGUI(source, { session: fixedSession() }).subscribe((event) => {
+        seen.push(event);
+        if (event.type === 'stream/tool-call-delta') {
+          subscription.unsubscribe();
+          resolve();
+        }
+      });
+    });
+    expect(tornDown).to.equal(true);
+    expect(seen.map((e) => e.type)).to.deep.equal(['turn/start', 'stream/tool-call-delta']);
   });
 
   it('reads an rxjs Observable of events (what HttpAgent.run() returns)', async () => {
