@@ -49,8 +49,10 @@ export type AGUISource = ProviderSource | SubscribableSource;
  *    dispatched (`tool/call`): its arguments are final and the agent has handed it on; its
  *    `TOOL_CALL_RESULT`, when the backend sends one, becomes its `tool/result`. A frontend
  *    tool gets its result from the host (`session.result`). With `dispatch: 'host'` the
- *    adapter stops after each `assistant/message` and translates no result: the host emits
- *    `tool/call`, `stream/settle` and results itself.
+ *    adapter stops after each `assistant/message` and translates no result (a result still
+ *    ends its response): the host emits `tool/call`, `stream/settle` and results itself.
+ *    A call marked provider-run (`metadata.callfold.executor`, from `toAGUI`) is recorded
+ *    at its end and its result at once, whatever `dispatch` says.
  * 5. Cut: `RUN_FINISHED` while a call is still open (no `TOOL_CALL_END`), a `RUN_STARTED`
  *    before the last run finished, or the source ending inside a response settles that
  *    response alone (no records; its rows withdraw) — a half response must not run tools.
@@ -58,8 +60,9 @@ export type AGUISource = ProviderSource | SubscribableSource;
  *    (`code: 'abort'`, the client's own abort, ends it quietly).
  * 6. `MESSAGES_SNAPSHOT` is history (see `snapshotEvents`): durable records only, never
  *    deltas, and only for messages, calls and results the stream has not produced.
- * 7. Events `toAGUI()` wrote are read back exactly: `metadata.callfold` restores attemptIds,
- *    structured and failed outputs and call shapes, and its `CUSTOM` events
+ * 7. Events `toAGUI()` wrote are read back exactly: `metadata.callfold` restores attemptIds
+ *    (one the run already used gets a fresh id: an Assembler ignores stream events of an
+ *    attempt it saw settle), structured and failed outputs and call shapes, and its `CUSTOM` events
  *    (`callfold.message`, `callfold.settle`, approvals) end or withdraw attempts as the
  *    session did. Other `CUSTOM`, `STATE_*`, `ACTIVITY_*`, `RAW` and unknown events are
  *    ignored; an event without its id (`TEXT_MESSAGE_START` with no `messageId`) and a
