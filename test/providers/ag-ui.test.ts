@@ -24,7 +24,7 @@ import {
   serverEvents,
 } from './support/ag-ui.js';
 import { fixedSession } from './support/cases.js';
-import { collect, loadFixture, type Outcome } from './support/fixtures.js';
+import { bytePieces, byteStream, collect, loadFixture, type Outcome } from './support/fixtures.js';
 import { checkInvariants } from './support/invariants.js';
 import { sseResponse } from './support/recordings.js';
 import { ofType } from './support/run.js';
@@ -104,6 +104,17 @@ describe('fromAGUI: the .NET server recordings', () => {
         .and.match(/The Golden Fork/);
       expect(ofType(out, 'turn/start')[0]?.turnId).to.equal('run_Id_1');
       expectLiveEqualsHistory(out);
+    }
+  });
+
+  it('the encoder SSE cut anywhere (inside UTF-8 sequences too) gives the same events as the objects', async () => {
+    const events = await serverEvents('dotnet-parallel-tools');
+    const { events: expected } = await read(events);
+    for (const seed of [1, 2, 3, 4]) {
+      const pieces = bytePieces(encoderSSE(events), seed, 64);
+      const { events: out, error } = await read(byteStream(pieces));
+      expect(error).to.equal(undefined);
+      expect(out, `seed ${seed}`).to.deep.equal(expected);
     }
   });
 
