@@ -200,6 +200,32 @@ describe('AG-UI: toAGUI', () => {
     }
   });
 
+  it('a client that resumes with Last-Event-ID gets a fresh AG-UI stream of what came after', async () => {
+    const events = demoEvents();
+    const store = memoryStore();
+    const http = await serveSessions(store, { protocol: 'ag-ui' });
+    try {
+      await produce(store, 'demo', events, async () => {});
+      const durable = await store.page('demo', { limit: 1_000_000 });
+      const firstTurnEnd = durable.find((e) => e.type === 'turn/end') as { seq: number };
+      const lastTurn = durable.filter((e) => e.type === 'turn/end').at(-1) as { turnId: string };
+      const agent = new HttpAgent({
+        url: `${http.base}demo`,
+        headers: { 'last-event-id': `${firstTurnEnd.seq}` },
+      });
+      const back = await readUntil(
+        agent,
+        (event) => event.type === 'turn/end' && event.turnId === lastTurn.turnId,
+      );
+      expect(back[0]).to.deep.include({ type: 'turn/start', turnId: 't2' });
+      const after = durable.filter((e) => e.seq > firstTurnEnd.seq);
+      expect(conversationOf(back)).to.deep.equal(conversationOf(after));
+    } finally {
+      await http.close();
+      await store.close();
+    }
+  });
+
   it('sessionHandler protocol ag-ui still serves history pages as callfold JSON; the callfold protocol refuses POST', async () => {
     const store = memoryStore();
     await produce(store, 'demo', demoEvents(), async () => {});
