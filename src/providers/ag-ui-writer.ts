@@ -67,7 +67,7 @@ export class AGUIWriter {
         return;
       }
       case 'stream/block-end':
-        this.#blockEnd(out, event.attemptId, event.block, event.text);
+        this.#blockEnd(out, event);
         return;
       case 'assistant/message':
         this.#message(out, event);
@@ -192,9 +192,20 @@ export class AGUIWriter {
     if (block.kind === 'tool' && block.started) this.#emitted.add(block.id);
   }
 
-  #blockEnd(out: AGUIEvent[], attemptId: string, index: number, text: string): void {
-    const block = this.#attempts.get(attemptId)?.blocks.get(index);
-    if (block === undefined) return;
+  /**
+   * A block's end: a text block no delta carried is written whole (as text: the event does
+   * not say reasoning); a call no delta named cannot start, and its `tool/call` writes it.
+   */
+  #blockEnd(out: AGUIEvent[], event: Extract<CallfoldEvent, { type: 'stream/block-end' }>): void {
+    const { attemptId, text } = event;
+    let block = this.#attempts.get(attemptId)?.blocks.get(event.block);
+    if (block === undefined) {
+      if (event.callId !== undefined || text === '') return;
+      this.#ensureRun(out, attemptId);
+      const attempt = this.#attempt(attemptId, attemptId);
+      block = new AGUIBlock('text', `${attempt.base}:${event.block}`, attempt.base, { attemptId });
+      attempt.blocks.set(event.block, block);
+    }
     if (block.kind !== 'tool' && block.length === 0) block.write(out, text);
     block.end(out, text);
   }

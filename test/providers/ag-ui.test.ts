@@ -477,4 +477,23 @@ describe('toAGUI → fromAGUI', () => {
     expect(messages[1]?.attemptId).to.not.equal(messages[0]?.attemptId);
     expect(messages[1]?.blocks.length).to.equal(messages[0]?.blocks.length);
   });
+
+  it('a text block that ended without deltas is written whole when it ends', async () => {
+    const input: CallfoldEvent[] = [
+      { type: 'stream/block-end', attemptId: 'x1', block: 0, text: 'Only an end.' },
+      { type: 'stream/settle', attemptId: 'x1' },
+    ];
+    const agui = await lastValueFrom(from(input).pipe(toAGUI(), toArray()));
+    expect(agui.map((e) => e.type)).to.deep.equal([
+      'RUN_STARTED',
+      'TEXT_MESSAGE_START',
+      'TEXT_MESSAGE_CONTENT',
+      'TEXT_MESSAGE_END',
+      'CUSTOM',
+      'RUN_FINISHED',
+    ]);
+    const { events: back } = await read(agui);
+    expect(ofType(back, 'stream/text-delta').map((d) => d.text)).to.deep.equal(['Only an end.']);
+    expect(back.at(-1)).to.deep.equal({ type: 'stream/settle', attemptId: 'x1' });
+  });
 });
