@@ -4,6 +4,8 @@ import type { Known } from './ag-ui-snapshot.js';
 import type { Attempt, Ending } from './attempt.js';
 import { isRecord } from './read-chunk.js';
 
+const none: unique symbol = Symbol('none');
+
 /** A block of the live attempt, by its AG-UI id (a messageId or a toolCallId). */
 export interface Ref {
   readonly attempt: Attempt;
@@ -55,10 +57,14 @@ export class AGUIResponses implements ChunkTarget {
   /** What is already recorded, so that a snapshot adds only what is missing. */
   readonly known: Known = { messages: new Set<string>(), results: new Set<string>() };
   #keys = 0;
-  /** The hot path: the block the last `TOOL_CALL_ARGS` / `TEXT_MESSAGE_CONTENT` went to. */
-  lastToolId: unknown;
+  /**
+   * The hot path: the block the last `TOOL_CALL_ARGS` / `TEXT_MESSAGE_CONTENT` went to, by
+   * its id; `none` (equal to no value an event can hold, a missing id included) when there is
+   * none, so that one comparison decides.
+   */
+  lastToolId: unknown = none;
   lastTool: Ref | undefined;
-  lastTextId: unknown;
+  lastTextId: unknown = none;
   lastText: Ref | undefined;
 
   constructor(run: AdapterRun, options: AdapterOptions) {
@@ -129,8 +135,8 @@ export class AGUIResponses implements ChunkTarget {
     const ref = this.#map(kind).get(id);
     if (!ref?.open) return;
     ref.open = false;
-    if (id === this.lastToolId) this.lastToolId = undefined;
-    if (id === this.lastTextId) this.lastTextId = undefined;
+    if (id === this.lastToolId) this.lastToolId = none;
+    if (id === this.lastTextId) this.lastTextId = none;
     if (ref.attempt === this.#run.live)
       ref.attempt.end(ref.key, typeof text === 'string' ? text : undefined);
   }
@@ -210,7 +216,7 @@ export class AGUIResponses implements ChunkTarget {
     this.#reasoning.clear();
     this.#tools.clear();
     this.#ids = [];
-    this.lastToolId = undefined;
-    this.lastTextId = undefined;
+    this.lastToolId = none;
+    this.lastTextId = none;
   }
 }

@@ -61,6 +61,8 @@ describe('hostile AG-UI streams', () => {
 
   it('events that are not objects, or whose fields have the wrong types, are skipped; the good call is dispatched', async () => {
     const { events, error, malformed } = await read([
+      { type: 'TOOL_CALL_ARGS', delta: 'no id' },
+      { type: 'TEXT_MESSAGE_CONTENT', delta: 'no id' },
       start,
       42,
       null,
