@@ -108,6 +108,8 @@ export {
   type SummaryFormatter,
 } from './groups/summary.js';
 export type { AdapterOptions } from './providers/adapter-run.js';
+export { type AGUISource, fromAGUI, type SubscribableSource } from './providers/ag-ui.js';
+export type { AGUIEvent, CallfoldMetadata } from './providers/ag-ui-event.js';
 export { fromAISDKUIStream } from './providers/ai-sdk-ui-stream.js';
 export { fromAnthropicMessages } from './providers/anthropic-messages.js';
 export type { Dispatch } from './providers/attempt.js';
@@ -123,6 +125,7 @@ export {
   type SessionOptions,
   type UnnumberedEvent,
 } from './providers/session.js';
+export { type ToAGUIOptions, toAGUI } from './providers/to-ag-ui.js';
 export { type AssembleOptions, assemble } from './rx/assemble.js';
 export {
   type AssembleInput,

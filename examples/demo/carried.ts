@@ -20,6 +20,7 @@ import type { ReplaySource } from './replay-steps.js';
  * | OpenAI Chat Completions | as recorded (`type: 'custom'`) | left out, with its result (no provider-run calls) | the host's |
  * | OpenAI Responses | as recorded (`custom_tool_call`) | `web_search_call`: arguments its action (`type: 'search'` added, an object), result its sources (URLs), both when the item is done | the host's |
  * | AI SDK UI stream | as recorded (`inputEncoding: 'text'`) | as recorded (`providerExecuted`) | from the stream (`tool-approval-request`), with its `approvalId` |
+ * | AG-UI | as recorded (`metadata.callfold.input`) | as recorded (`metadata.callfold.executor`) | the host's |
  *
  * Records left out renumber the later ones (`seq`), as the replay's Session numbers them.
  */
@@ -90,6 +91,7 @@ function carried(
         return [{ at: entry.at, event: { ...event, approvalId: approvalIdOf(event.callId) } }];
       }
       return [entry];
+    case 'ag-ui':
     case 'events':
       return [entry];
     default:

@@ -1,12 +1,14 @@
 import type { Observable, Subscription } from 'rxjs';
 import { type CallfoldEvent, isDurableEvent, type SessionEvent } from '../../src/events/types.js';
 import type { AdapterOptions } from '../../src/providers/adapter-run.js';
+import { fromAGUI } from '../../src/providers/ag-ui.js';
 import { fromAISDKUIStream } from '../../src/providers/ai-sdk-ui-stream.js';
 import { fromAnthropicMessages } from '../../src/providers/anthropic-messages.js';
 import { fromOpenAIChatCompletions } from '../../src/providers/openai-chat-completions.js';
 import { fromOpenAIResponses } from '../../src/providers/openai-responses.js';
 import type { ProviderSource } from '../../src/providers/provider-source.js';
 import { createSession, type UnnumberedEvent } from '../../src/providers/session.js';
+import { encodeAGUI } from './encoders/ag-ui.js';
 import { encodeAISDKUIStream } from './encoders/ai-sdk-ui-stream.js';
 import { encodeAnthropicMessages } from './encoders/anthropic-messages.js';
 import { encodeOpenAIChatCompletions } from './encoders/openai-chat-completions.js';
@@ -41,6 +43,11 @@ export const providers = {
     adapt: fromAISDKUIStream,
     /** Its stream carries the approval requests (`tool-approval-request`): the host records none. */
     streamsApprovals: true,
+  },
+  'ag-ui': {
+    label: 'AG-UI',
+    encode: encodeAGUI,
+    adapt: fromAGUI,
   },
 } as const satisfies Record<
   string,

@@ -150,11 +150,14 @@ export class AdapterRun {
     return this.#attempt?.live ? this.#attempt : undefined;
   }
 
-  /** The live attempt, opened on first need. */
-  attempt(): Attempt {
+  /**
+   * The live attempt, opened on first need; `attemptId` names a new one (a stream that
+   * carries callfold's own attemptIds, see `fromAGUI`), else the options' or the session's.
+   */
+  attempt(attemptId?: string): Attempt {
     const live = this.live;
     if (live) return live;
-    const attemptId =
+    attemptId ??=
       this.#attempts === 0 && this.#options.attemptId !== undefined
         ? this.#options.attemptId
         : this.session.nextAttemptId();

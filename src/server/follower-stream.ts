@@ -6,6 +6,8 @@ import { isBatchedFollow } from './session-store.js';
 export interface FollowerStreamOptions {
   readonly heartbeatMs: number;
   readonly maxBufferBytes: number;
+  /** Writes a batch in another wire format (one follower's own, e.g. AG-UI). Default: callfold SSE, shared by all followers. */
+  readonly encode?: (events: readonly CallfoldEvent[]) => Uint8Array;
 }
 
 const utf8 = new TextEncoder();
@@ -139,8 +141,9 @@ class FollowerOutput {
     const follow = this.#follow;
     if (follow instanceof FollowerQueue) {
       this.#stopFollow = () => follow.cancel();
+      const encode = this.#options.encode ?? encodeBatch;
       follow.listen({
-        batch: (events) => this.#add(encodeBatch(events)),
+        batch: (events) => this.#add(encode(events)),
         end: (error) => this.#end(error),
       });
       return;
@@ -157,7 +160,7 @@ class FollowerOutput {
         for (;;) {
           const next = await batches.next();
           if (next.done || this.#ending) break;
-          if (next.value.length > 0) this.#add(encodeBatch(next.value));
+          if (next.value.length > 0) this.#add((this.#options.encode ?? encodeBatch)(next.value));
         }
       } catch (error) {
         failed = error;

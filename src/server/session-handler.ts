@@ -1,4 +1,5 @@
 import { parseLastEventId } from '../events/sse.js';
+import { agUIEncoder } from './ag-ui-encoder.js';
 import { followerStream } from './follower-stream.js';
 import { isSessionId } from './session-id.js';
 import type { SessionStore } from './session-store.js';
@@ -25,6 +26,20 @@ export interface SessionHandlerOptions {
   readonly maxBufferBytes?: number;
   /** The largest page served; a larger `limit` is lowered to it. Default 1000 (`limit` defaults to 100). */
   readonly maxPageLimit?: number;
+  /**
+   * The wire format of the event stream. `'callfold'` (the default): callfold SSE, each
+   * durable event's `id:` its seq. `'ag-ui'`: AG-UI events (see `toAGUI`; the `threadId` is
+   * the sessionId), framed as `@ag-ui/encoder` frames them, so that an AG-UI client
+   * (`HttpAgent` with this URL) follows the session: the stream is also served to `POST`
+   * (AG-UI clients post a `RunAgentInput`, which is not read: the host runs the agent and
+   * records into the store). Resumption: each request follows from `Last-Event-ID` (or
+   * `?after=`; default 0, the whole session), durable frames carry `id:`; the stream then
+   * starts as a fresh AG-UI stream: settled messages after that point come whole, the live
+   * attempts are replayed from their start. AG-UI has no way to withdraw what a client held,
+   * so an AG-UI client that resumes should drop the messages of unfinished runs
+   * (`fromAGUI` under a reconnecting Assembler does). History pages stay callfold JSON.
+   */
+  readonly protocol?: 'callfold' | 'ag-ui';
 }
 
 const noStore = { 'cache-control': 'no-store' };
@@ -42,6 +57,8 @@ const defaultLimit = 100;
  *   attempts, then streams. A follower whose unsent bytes pass `maxBufferBytes` is ended
  *   normally and resumes without loss.
  * - `GET` otherwise: one history page as a JSON array, ascending seq: `?before=&limit=`.
+ * - With `protocol: 'ag-ui'`, the event stream is AG-UI's (see the option), and `POST` is
+ *   served it too.
  * - Anything else: 405. A malformed `before`, `limit` or `after`: 400.
  *
  * @example
@@ -67,8 +84,9 @@ export function sessionHandler(
 
   return async (hostRequest) => {
     const request = hostRequest as unknown as WebRequest;
-    if (request.method !== 'GET') {
-      return response('method not allowed\n', 405, { ...text, allow: 'GET' });
+    const agUI = options.protocol === 'ag-ui';
+    if (request.method !== 'GET' && !(agUI && request.method === 'POST')) {
+      return response('method not allowed\n', 405, { ...text, allow: agUI ? 'GET, POST' : 'GET' });
     }
     let sessionId: string;
     try {
@@ -93,7 +111,7 @@ export function sessionHandler(
     }
 
     const accept = request.headers.get('accept') ?? '';
-    if (accept.includes('text/event-stream')) {
+    if (accept.includes('text/event-stream') || request.method === 'POST') {
       const header = request.headers.get('last-event-id');
       const query = queryParameter(request.url, 'after');
       const after = parseLastEventId(header) ?? parseLastEventId(query) ?? 0;
@@ -110,7 +128,8 @@ export function sessionHandler(
         console.error('callfold: follow failed', error);
         return response('unavailable\n', 503, text);
       }
-      return response(followerStream(follow, { heartbeatMs, maxBufferBytes }), 200, {
+      const encoding = agUI ? { encode: agUIEncoder(sessionId) } : {};
+      return response(followerStream(follow, { heartbeatMs, maxBufferBytes, ...encoding }), 200, {
         'content-type': 'text/event-stream; charset=utf-8',
         'cache-control': 'no-store',
         'x-accel-buffering': 'no',

@@ -512,7 +512,7 @@ describe('the demo page in Chromium', { skip, timeout: 300_000 }, () => {
     expect(requests.some((request) => request.method === 'POST')).to.equal(true);
   });
 
-  for (const source of ['openai-responses', 'ai-sdk-ui-stream', 'events']) {
+  for (const source of ['openai-responses', 'ai-sdk-ui-stream', 'ag-ui', 'events']) {
     it(`replaying through ${source} ends in the same DOM`, async () => {
       const { page, errors } = await open(`/?speed=100&provider=${source}`);
       await finished(page);
