@@ -4,6 +4,7 @@
  */
 import type { Observable } from 'rxjs';
 import type { CallfoldEvent } from '../../src/events/types.js';
+import { fromAGUI } from '../../src/providers/ag-ui.js';
 import { fromAnthropicMessages } from '../../src/providers/anthropic-messages.js';
 import type { ProviderSource } from '../../src/providers/provider-source.js';
 import type { WriteArguments } from './content.js';
@@ -55,7 +56,21 @@ function anthropic(write: WriteArguments): ContestantChunks {
   return { title: 'Anthropic Messages', chunks, adapt: (source) => fromAnthropicMessages(source) };
 }
 
+/** AG-UI: `@ag-ui/core` events as `HttpAgent.run()` emits them, one `TOOL_CALL_ARGS` per piece. */
+function agui(write: WriteArguments): ContestantChunks {
+  const ids = { threadId: 'thread_bench', runId: 'run_bench' };
+  const toolCallId = 'call_bench';
+  const chunks: unknown[] = [
+    { type: 'RUN_STARTED', ...ids },
+    { type: 'TOOL_CALL_START', toolCallId, toolCallName: 'Write', parentMessageId: 'msg_bench' },
+    ...write.fragments.map((delta) => ({ type: 'TOOL_CALL_ARGS', toolCallId, delta })),
+    { type: 'TOOL_CALL_END', toolCallId },
+    { type: 'RUN_FINISHED', ...ids },
+  ];
+  return { title: 'AG-UI', chunks, adapt: (source) => fromAGUI(source) };
+}
+
 /** Every contestant, keyed by name; `anthropic` is the reference the others are divided by. */
 export function contestants(write: WriteArguments): Record<string, ContestantChunks> {
-  return { anthropic: anthropic(write) };
+  return { anthropic: anthropic(write), agui: agui(write) };
 }
