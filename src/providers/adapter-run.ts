@@ -102,6 +102,12 @@ export class AdapterRun {
   #attempt: Attempt | undefined;
   #attempts = 0;
   #ended = false;
+  /**
+   * Set by a folder whose provider has no terminal event (Gemini: a response ends with its
+   * body, after a `finishReason`): called once when the source is exhausted before the run
+   * ended, before a live attempt is settled as cut. It may `finish` the run.
+   */
+  atSourceEnd: (() => void) | undefined;
 
   constructor(options: AdapterOptions, sink: EventSink, provider = 'adapter') {
     this.session = options.session ?? new Session();
@@ -128,6 +134,11 @@ export class AdapterRun {
       );
       return undefined;
     }
+  }
+
+  /** Reports a malformed part of a chunk to `onMalformed` (which may throw, to fail the run). */
+  malformed(message: string, payload?: unknown): void {
+    this.#malformed(new ProviderStreamError(this.#provider, message, { payload }));
   }
 
   /** Emits an event of the run that belongs to no attempt (an AI SDK tool result). */
@@ -229,6 +240,15 @@ export function adapt(
     );
     pump.done.then(
       () => {
+        if (run.atSourceEnd && !run.ended && !sink.closed) {
+          try {
+            run.atSourceEnd();
+          } catch (error) {
+            run.abort();
+            sink.error(error);
+            return;
+          }
+        }
         run.abort();
         sink.complete();
       },
