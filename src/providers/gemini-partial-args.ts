@@ -34,7 +34,8 @@ const needsEscape = /["\\\u0000-\u001f\ud800-\udfff]/;
  *    it. `close()` closes whatever is still open, so the fragments joined are the whole text.
  * 3. The values are also kept as a tree (null-prototype objects, so keys such as `__proto__`
  *    are plain keys), and `text()` is the tree as JSON. While the entries arrive in order it
- *    equals the fragments joined. An entry that goes back into a container already closed, or
+ *    is the fragments joined (as JSON: a surrogate pair split across two pieces stays
+ *    escaped in the fragments). An entry that goes back into a container already closed, or
  *    to a key or index already written, cannot be streamed: the writer is then `diverged`
  *    and shows nothing more; the tree still takes the value (a later string piece appends to
  *    its string, any other value replaces it), and `text()` is the arguments to use.

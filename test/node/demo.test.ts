@@ -523,22 +523,24 @@ describe('the demo page in Chromium', { skip, timeout: 300_000 }, () => {
     });
   }
 
-  it('replaying through openai-chat-completions ends in the same DOM without the provider-run search (Chat Completions cannot carry it)', async () => {
-    const { page, errors } = await open('/?speed=100&provider=openai-chat-completions');
-    await finished(page);
-    const shown = await page.evaluate(readTimeline, '#timeline');
-    await page.close();
-    expect(errors).to.deep.equal([]);
-    const search = callOf('web_search');
-    const expected = structuredClone(final) as Shown;
-    const last = expected.items.findLast((item) => 'rows' in item);
-    if (!last || !('rows' in last)) throw new Error('no group');
-    expect(last.rows.map((row) => row.callId)).to.include(search);
-    last.rows = last.rows.filter((row) => row.callId !== search);
-    last.summary = 'Used 1 tool';
-    last.detail = 'Greetings: locale fallbacks';
-    expect(shown).to.deep.equal(expected);
-  });
+  for (const source of ['openai-chat-completions', 'gemini']) {
+    it(`replaying through ${source} ends in the same DOM without the provider-run search (its wire cannot carry it)`, async () => {
+      const { page, errors } = await open(`/?speed=100&provider=${source}`);
+      await finished(page);
+      const shown = await page.evaluate(readTimeline, '#timeline');
+      await page.close();
+      expect(errors).to.deep.equal([]);
+      const search = callOf('web_search');
+      const expected = structuredClone(final) as Shown;
+      const last = expected.items.findLast((item) => 'rows' in item);
+      if (!last || !('rows' in last)) throw new Error('no group');
+      expect(last.rows.map((row) => row.callId)).to.include(search);
+      last.rows = last.rows.filter((row) => row.callId !== search);
+      last.summary = 'Used 1 tool';
+      last.detail = 'Greetings: locale fallbacks';
+      expect(shown).to.deep.equal(expected);
+    });
+  }
 
   it('Deny on the approval request: the call shows "Denied", never runs, and history agrees', async () => {
     const { page, errors } = await open('/?speed=100');
