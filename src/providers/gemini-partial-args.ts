@@ -112,7 +112,12 @@ export class PartialArgsWriter {
     return JSON.stringify(this.#root);
   }
 
-  #place(raw: string, segments: readonly Segment[], value: Value, open: boolean): string | undefined {
+  #place(
+    raw: string,
+    segments: readonly Segment[],
+    value: Value,
+    open: boolean,
+  ): string | undefined {
     let fragment = this.#openPath === undefined ? '' : `"${this.#closeString()}`;
     // Check the whole path before changing anything, so that a skipped entry changes nothing:
     // existing containers of the right kinds, then new ones (empty, so only index 0 is new).
