@@ -111,6 +111,7 @@ export type { AdapterOptions } from './providers/adapter-run.js';
 export { fromAISDKUIStream } from './providers/ai-sdk-ui-stream.js';
 export { fromAnthropicMessages } from './providers/anthropic-messages.js';
 export type { Dispatch } from './providers/attempt.js';
+export { fromBedrockConverse } from './providers/bedrock-converse.js';
 export { fromGemini } from './providers/gemini.js';
 export { fromOpenAIChatCompletions } from './providers/openai-chat-completions.js';
 export { fromOpenAIResponses } from './providers/openai-responses.js';
