@@ -38,8 +38,9 @@ export class EventStreamFrameError extends Error {
  *    until their message is complete (at most one message, `MAX_MESSAGE_BYTES`).
  * 2. Each message's prelude checksum (CRC-32 of its first 8 bytes) is checked first: a
  *    mismatch, a total length under 16 bytes or over `MAX_MESSAGE_BYTES`, or a header length
- *    over `MAX_HEADER_BYTES` or past the message throws a fatal `EventStreamFrameError` (the
- *    lengths cannot be trusted, so the stream cannot go on).
+ *    over `MAX_HEADER_BYTES` or past the message sets `failure`, a fatal
+ *    `EventStreamFrameError` (the lengths cannot be trusted, so the stream cannot go on):
+ *    `push` returns the messages before it and reads nothing more.
  * 3. A message whose own checksum (CRC-32 of all but its last 4 bytes) or headers are wrong
  *    is skipped: `push` reports it through `onBad` (a non-fatal `EventStreamFrameError`) and
  *    goes on with the next message, whose place the checked prelude gave.
@@ -48,6 +49,8 @@ export class EventStreamFrameError extends Error {
 export class EventStreamDecoder {
   #buffer = new Uint8Array(0);
   #length = 0;
+  /** Set when the framing is lost (rule 2); `push` then reads nothing. */
+  failure: EventStreamFrameError | undefined;
   readonly #onBad: (error: EventStreamFrameError) => void;
 
   constructor(onBad: (error: EventStreamFrameError) => void) {
@@ -55,6 +58,7 @@ export class EventStreamDecoder {
   }
 
   push(bytes: Uint8Array): EventStreamMessage[] {
+    if (this.failure) return [];
     this.#append(bytes);
     const messages: EventStreamMessage[] = [];
     let offset = 0;
@@ -62,15 +66,15 @@ export class EventStreamDecoder {
       const view = new DataView(this.#buffer.buffer, this.#buffer.byteOffset + offset);
       const total = view.getUint32(0);
       const headerLength = view.getUint32(4);
-      if (crc32(this.#buffer, offset, offset + 8) !== view.getUint32(8)) {
-        throw new EventStreamFrameError('event stream prelude checksum mismatch', true);
-      }
-      if (total < OVERHEAD || total > MAX_MESSAGE_BYTES) {
-        throw new EventStreamFrameError(`event stream message of ${total} bytes`, true);
-      }
-      if (headerLength > MAX_HEADER_BYTES || headerLength > total - OVERHEAD) {
-        throw new EventStreamFrameError(`event stream headers of ${headerLength} bytes`, true);
-      }
+      this.failure =
+        crc32(this.#buffer, offset, offset + 8) !== view.getUint32(8)
+          ? new EventStreamFrameError('event stream prelude checksum mismatch', true)
+          : total < OVERHEAD || total > MAX_MESSAGE_BYTES
+            ? new EventStreamFrameError(`event stream message of ${total} bytes`, true)
+            : headerLength > MAX_HEADER_BYTES || headerLength > total - OVERHEAD
+              ? new EventStreamFrameError(`event stream headers of ${headerLength} bytes`, true)
+              : undefined;
+      if (this.failure) return messages;
       if (this.#length - offset < total) break;
       const message = this.#buffer.subarray(offset, offset + total);
       offset += total;

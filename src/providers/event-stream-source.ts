@@ -60,6 +60,9 @@ class EventStreamIterator implements AsyncIterator<unknown> {
       }
       this.#queue = [];
       this.#next = 0;
+      const failure = this.#decoder.failure;
+      if (failure)
+        throw new ProviderStreamError(this.#provider, failure.message, { cause: failure });
       if (this.#done) return { value: undefined, done: true };
       this.#read ??= this.#open();
       const result = await this.#read();
@@ -115,13 +118,8 @@ class EventStreamIterator implements AsyncIterator<unknown> {
       this.#queue.push(item);
       return;
     }
-    let messages: EventStreamMessage[];
-    try {
-      messages = this.#decoder.push(item);
-    } catch (cause) {
-      throw new ProviderStreamError(this.#provider, (cause as Error).message, { cause });
-    }
-    for (const message of messages) {
+    // Messages before a lost framing are read; the failure is thrown after them (`next`).
+    for (const message of this.#decoder.push(item)) {
       const event = this.#event(message);
       if (event !== undefined) this.#queue.push(event);
     }

@@ -309,8 +309,11 @@ describe('EventStreamDecoder against @smithy/eventstream-codec', () => {
     expect(decoder.end()).to.equal(false);
     const prelude = two.slice();
     prelude[2] = (prelude[2] as number) ^ 0x01;
-    expect(() => new EventStreamDecoder(() => {}).push(prelude)).to.throw(
-      'event stream prelude checksum mismatch',
-    );
+    const lost = new EventStreamDecoder(() => {});
+    expect(lost.push(concat([one, prelude, two])).map((m) => toUtf8(m.payload))).to.deep.equal([
+      '{"stopReason":"end_turn"}',
+    ]);
+    expect(lost.failure?.message).to.equal('event stream prelude checksum mismatch');
+    expect(lost.push(two)).to.deep.equal([]);
   });
 });
