@@ -197,8 +197,35 @@ function geminiFolder(run: AdapterRun): (chunk: unknown) => void {
     run.finish(ending);
   };
 
+  // Most chunks of a long streamed argument are one part with one `partialArgs` entry: the
+  // next piece of the string left open. Fields are read once each, straight off the chunk,
+  // with the general path's checks (docs/decisions/0011-sdk-stream-costs.md).
+  const next = (chunk: Record<string, unknown>): boolean => {
+    const candidates = chunk.candidates;
+    if (!Array.isArray(candidates) || candidates.length !== 1) return false;
+    const candidate: unknown = candidates[0];
+    if (!isRecord(candidate) || candidate.finishReason !== undefined) return false;
+    const content = candidate.content;
+    const parts = isRecord(content) ? content.parts : undefined;
+    if (!Array.isArray(parts) || parts.length !== 1) return false;
+    const part: unknown = parts[0];
+    const call = isRecord(part) ? part.functionCall : undefined;
+    if (!isRecord(call) || call.willContinue !== true || call.name !== undefined) return false;
+    const entries = call.partialArgs;
+    if (!Array.isArray(entries) || entries.length !== 1 || chunk.error !== undefined) return false;
+    if ((candidate.index ?? 0) !== 0 || writer === undefined || streamKey === undefined) {
+      return false;
+    }
+    const entry: unknown = entries[0];
+    const fragment = writer.write(entry);
+    if (fragment === undefined) run.malformed(`partialArgs: ${writer.problem}`, entry);
+    else if (fragment !== '') run.attempt().args(streamKey, fragment);
+    return true;
+  };
+
   return (chunk) => {
     if (!isRecord(chunk)) return;
+    if (writer !== undefined && next(chunk)) return;
     const error = chunk.error;
     if (error !== undefined && error !== null) {
       throw new ProviderStreamError(provider, errorMessage(error, 'stream error'), {

@@ -12,6 +12,7 @@ import { fromGemini } from '../../src/providers/gemini.js';
 import { ProviderStreamError } from '../../src/providers/provider-stream-error.js';
 import { describe, it } from '../harness.js';
 import { fixedSession } from './support/cases.js';
+import { counted } from './support/counted-reads.js';
 import { asyncIterable, collect, type Outcome } from './support/fixtures.js';
 import { geminiBody, geminiChunks, replayResponses } from './support/gemini-recordings.js';
 import { checkInvariants } from './support/invariants.js';
@@ -415,5 +416,39 @@ describe('fromGemini: finish reasons and cuts', () => {
     const [{ end } = { end: '' }] = streamedTexts(events);
     expect(end).to.equal('{"a":{"x":"1","y":"3"},"b":"2"}');
     expectHistoryEqualsLive(events);
+  });
+
+  it("a string argument's next piece reads each field of its chunk once (the hot path)", async () => {
+    const piece = (stringValue: string) => ({
+      candidates: [
+        {
+          content: {
+            role: 'model',
+            parts: [
+              {
+                functionCall: {
+                  partialArgs: [{ jsonPath: '$.content', stringValue, willContinue: true }],
+                  willContinue: true,
+                },
+              },
+            ],
+          },
+        },
+      ],
+      responseId: 'r1',
+    });
+    const reads = new Map<string, number>();
+    const { events } = await fold([
+      named,
+      path,
+      piece('a'),
+      counted(piece('b'), reads),
+      piece(''),
+      finish('STOP'),
+    ]);
+    expect(dispatched(events)).to.deep.equal([['write', { path: 'a.md', content: 'ab' }]]);
+    const once = [...reads].filter(([, n]) => n !== 1);
+    expect(once).to.deep.equal([]);
+    expect(reads.has('responseId')).to.equal(false);
   });
 });
