@@ -18,7 +18,8 @@ import { Session } from './session.js';
  *    first delta carries its name and callId: the provider's id, else `${attemptId}:${block}`),
  *    `stream/block-end` with the authoritative full text.
  * 3. A response that ends normally (the provider's terminal event: `finish_reason`/`[DONE]`,
- *    `response.completed`, `message_stop`, `finish-step`/`finish`) emits its
+ *    `response.completed`, `message_stop`, `finish-step`/`finish`, Bedrock's `messageStop`;
+ *    Gemini has none: the body's end after a `finishReason`) emits its
  *    `assistant/message` (blocks in order), a `tool/call` per complete call, then
  *    `stream/settle`: the rows go from `preparing` to `start` and never disappear. A response
  *    stopped by its token limit is truncated: its last block, if a call, is not dispatched

@@ -37,7 +37,9 @@ const provider = 'gemini';
  *    call it answers (by `id`, else the first call of that `name` not yet answered): the call
  *    is recorded as the provider's and not dispatched, and the response's `response` object
  *    is its output (an error when it has an `error` member). One that answers no call of the
- *    response is reported to `onMalformed`.
+ *    response is reported to `onMalformed`. Gemini 3's server-side tool parts are the same:
+ *    `toolCall { id, toolType, args }` is a provider-run call named by its `toolType`
+ *    (`GOOGLE_SEARCH_WEB`, …), `toolResponse { id, response }` its result.
  * 5. Gemini has no terminal event: the response ends normally when the body ends after a
  *    candidate gave a `finishReason` (the server-side MCP stream sends `STOP` after the call,
  *    then the result and more text: the last reason counts); a body that ends without one was
@@ -82,6 +84,8 @@ function geminiFolder(run: AdapterRun): (chunk: unknown) => void {
   let streamKey: string | undefined;
   let writer: PartialArgsWriter | undefined;
   const calls: Call[] = [];
+  /** Server-side tool calls (`toolCall` parts), answered by `toolResponse` parts. */
+  const serverCalls: Call[] = [];
   let codeKey: string | undefined;
 
   const endText = (attempt: Attempt): void => {
@@ -182,6 +186,33 @@ function geminiFolder(run: AdapterRun): (chunk: unknown) => void {
         executor: 'provider',
       });
       attempt.end(codeKey);
+    } else if (isRecord(value.toolCall)) {
+      endText(attempt);
+      const { id, toolType, args } = value.toolCall;
+      const key = `call:${blocks++}`;
+      serverCalls.push({ key, id, name: '', answered: false });
+      attempt.tool(key, {
+        id,
+        name: typeof toolType === 'string' && toolType !== '' ? toolType : 'server_tool',
+        args: isRecord(args) ? args : {},
+        executor: 'provider',
+      });
+      attempt.end(key);
+    } else if (isRecord(value.toolResponse)) {
+      const { id, response } = value.toolResponse;
+      const call =
+        (id !== undefined && serverCalls.find((c) => !c.answered && c.id === id)) ||
+        serverCalls.find((c) => !c.answered);
+      if (!call) {
+        run.malformed('toolResponse answers no toolCall of this response', value.toolResponse);
+        return;
+      }
+      call.answered = true;
+      attempt.providerResult(
+        call.key,
+        response,
+        isRecord(response) && response.error !== undefined,
+      );
     } else if (isRecord(value.codeExecutionResult) && codeKey !== undefined) {
       const { outcome, output } = value.codeExecutionResult;
       attempt.providerResult(codeKey, { outcome, output }, outcome !== 'OUTCOME_OK');

@@ -451,4 +451,44 @@ describe('fromGemini: finish reasons and cuts', () => {
     expect(once).to.deep.equal([]);
     expect(reads.has('responseId')).to.equal(false);
   });
+
+  it("Gemini 3's server-side toolCall and toolResponse parts are a provider-run call and its result", async () => {
+    const { events } = await fold([
+      {
+        candidates: [
+          {
+            content: {
+              parts: [
+                {
+                  toolCall: {
+                    id: 'srv_1',
+                    toolType: 'GOOGLE_SEARCH_WEB',
+                    args: { queries: ['cldr'] },
+                  },
+                },
+                {
+                  toolResponse: {
+                    id: 'srv_1',
+                    toolType: 'GOOGLE_SEARCH_WEB',
+                    response: { results: 3 },
+                  },
+                },
+                { text: 'Found three.' },
+              ],
+            },
+            finishReason: 'STOP',
+          },
+        ],
+      },
+    ]);
+    const [call] = ofType(events, 'tool/call');
+    expect(call).to.include({ callId: 'srv_1', name: 'GOOGLE_SEARCH_WEB', executor: 'provider' });
+    expect(call?.args).to.deep.equal({ queries: ['cldr'] });
+    expect(ofType(events, 'tool/result')[0]).to.deep.include({
+      callId: 'srv_1',
+      output: { results: 3 },
+    });
+    expect(ofType(events, 'assistant/message')[0]?.stopReason).to.equal('end');
+    expectHistoryEqualsLive(events);
+  });
 });
