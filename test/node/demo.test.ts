@@ -200,6 +200,32 @@ describe('the recorded demo session', () => {
       expect(others.map(withoutSeq)).to.deep.equal(expected.map(withoutSeq));
     });
   }
+
+  it('through gemini, the 512 KiB write streams field by field as Vertex AI partialArgs, at the recorded pace', async () => {
+    const out = await replay('gemini');
+    // The Write that completed (an earlier one was in the cut attempt).
+    const write = out.find(
+      ({ event }) => event.type === 'tool/call' && event.name === 'Write',
+    )?.event;
+    const callId = write?.type === 'tool/call' ? write.callId : '';
+    const deltas = out.filter(
+      ({ event }) => event.type === 'stream/tool-call-delta' && event.callId === callId,
+    );
+    const recorded = entries.filter(
+      ({ event }) => event.type === 'stream/tool-call-delta' && event.callId === callId,
+    );
+    // Its path shows before its content, and its content in as many pieces as recorded.
+    const text = deltas.map(({ event }) => (event as { args: string }).args);
+    expect(text[0]).to.equal('');
+    expect(text.slice(0, 3).join('')).to.match(
+      /^\{"file_path":"src\/greetings\/table\.ts","content":"/,
+    );
+    expect(deltas.length).to.be.greaterThan(recorded.length * 0.9);
+    const end = out.find(
+      ({ event }) => event.type === 'stream/block-end' && event.callId === callId,
+    )?.event as { text: string } | undefined;
+    expect(end?.text).to.equal(text.join(''));
+  });
 });
 
 // ── In Chromium ──────────────────────────────────────────────────────────────────────────
