@@ -17,6 +17,8 @@ import { ProviderStreamError } from './provider-stream-error.js';
  *    `onMalformed` (which may throw, to fail the stream).
  * 3. `return()` (the adapter unsubscribing) cancels the body's reader or the iterator at
  *    once, even while a read is pending.
+ * 4. Everything is read through this async iterator, an array of objects too: unlike the
+ *    SSE adapters, no source is read synchronously.
  */
 export function eventStreamSource(
   source: ProviderSource,
@@ -114,12 +116,16 @@ class EventStreamIterator implements AsyncIterator<unknown> {
   }
 
   #item(item: unknown): void {
-    if (!(item instanceof Uint8Array)) {
+    if (!ArrayBuffer.isView(item)) {
       this.#queue.push(item);
       return;
     }
+    const bytes =
+      item instanceof Uint8Array
+        ? item
+        : new Uint8Array(item.buffer, item.byteOffset, item.byteLength);
     // Messages before a lost framing are read; the failure is thrown after them (`next`).
-    for (const message of this.#decoder.push(item)) {
+    for (const message of this.#decoder.push(bytes)) {
       const event = this.#event(message);
       if (event !== undefined) this.#queue.push(event);
     }
