@@ -3,6 +3,7 @@ import type { CallfoldEvent } from '../events/types.js';
 import { type AdapterOptions, type AdapterRun, adapt } from './adapter-run.js';
 import type { Attempt, Ending } from './attempt.js';
 import { PartialArgsWriter } from './gemini-partial-args.js';
+import { GeminiProviderParts } from './gemini-provider-parts.js';
 import type { ProviderSource } from './provider-source.js';
 import { errorMessage, ProviderStreamError } from './provider-stream-error.js';
 import { isRecord } from './read-chunk.js';
@@ -30,16 +31,11 @@ const provider = 'gemini';
  * 3. Calls have no id on most models: the callId is then `${attemptId}:${block}`, unique per
  *    response and session; an `id` the provider sends is used as for the other adapters.
  *    Parallel calls are parts one after the other, each its own block.
- * 4. Provider-run tools: `executableCode` (code execution) is a call named `code_execution`
- *    with `executor: 'provider'` and `{ language, code }`; `codeExecutionResult` is its
- *    `tool/result` (`{ outcome, output }`, an error unless `OUTCOME_OK`). A `functionResponse`
- *    in the model's own stream (Gemini's server-side MCP tools) means the provider ran the
- *    call it answers (by `id`, else the first call of that `name` not yet answered): the call
- *    is recorded as the provider's and not dispatched, and the response's `response` object
- *    is its output (an error when it has an `error` member). One that answers no call of the
- *    response is reported to `onMalformed`. Gemini 3's server-side tool parts are the same:
- *    `toolCall { id, toolType, args }` is a provider-run call named by its `toolType`
- *    (`GOOGLE_SEARCH_WEB`, …), `toolResponse { id, response }` its result.
+ * 4. Provider-run tools (`GeminiProviderParts`): `executableCode` / `codeExecutionResult`
+ *    are a `code_execution` call and its result; Gemini 3's `toolCall` / `toolResponse` a
+ *    call named by its `toolType` and its result; a `functionResponse` in the model's own
+ *    stream (server-side MCP) makes the call it answers the provider's: recorded with its
+ *    result, not dispatched.
  * 5. Gemini has no terminal event: the response ends normally when the body ends after a
  *    candidate gave a `finishReason` (the server-side MCP stream sends `STOP` after the call,
  *    then the result and more text: the last reason counts); a body that ends without one was
@@ -66,14 +62,6 @@ export function fromGemini(
   return adapt(provider, source, options, geminiFolder);
 }
 
-/** A call of the response, for finding the one a `functionResponse` answers. */
-interface Call {
-  readonly key: string;
-  readonly id: unknown;
-  readonly name: string;
-  answered: boolean;
-}
-
 function geminiFolder(run: AdapterRun): (chunk: unknown) => void {
   let ending: Ending | undefined;
   let blocks = 0;
@@ -83,10 +71,8 @@ function geminiFolder(run: AdapterRun): (chunk: unknown) => void {
   /** The call whose arguments are streaming (Vertex AI's `partialArgs`). */
   let streamKey: string | undefined;
   let writer: PartialArgsWriter | undefined;
-  const calls: Call[] = [];
-  /** Server-side tool calls (`toolCall` parts), answered by `toolResponse` parts. */
-  const serverCalls: Call[] = [];
-  let codeKey: string | undefined;
+  const provided = new GeminiProviderParts(run);
+  const newKey = () => `call:${blocks++}`;
 
   const endText = (attempt: Attempt): void => {
     if (textKey !== undefined) attempt.end(textKey);
@@ -127,8 +113,8 @@ function geminiFolder(run: AdapterRun): (chunk: unknown) => void {
     }
     endStream(attempt);
     endText(attempt);
-    const key = `call:${blocks++}`;
-    calls.push({ key, id: call.id, name, answered: false });
+    const key = newKey();
+    provided.called(key, call.id, name);
     const args = call.args;
     attempt.tool(key, { id: call.id, name, args: isRecord(args) ? args : undefined });
     if (isRecord(args) || (call.willContinue !== true && !Array.isArray(partialArgs))) {
@@ -139,20 +125,6 @@ function geminiFolder(run: AdapterRun): (chunk: unknown) => void {
     writer = new PartialArgsWriter();
     write(attempt, partialArgs);
     if (call.willContinue !== true && !continues(partialArgs)) endStream(attempt);
-  };
-
-  const functionResponse = (attempt: Attempt, answer: Record<string, unknown>): void => {
-    const { id, name, response } = answer;
-    const call =
-      (id !== undefined && calls.find((c) => !c.answered && c.id === id)) ||
-      calls.find((c) => !c.answered && c.name === name);
-    if (!call) {
-      run.malformed('functionResponse answers no call of this response', answer);
-      return;
-    }
-    call.answered = true;
-    if (call.key === streamKey) endStream(attempt);
-    attempt.providerResult(call.key, response, isRecord(response) && response.error !== undefined);
   };
 
   const part = (attempt: Attempt, value: unknown): void => {
@@ -172,51 +144,11 @@ function geminiFolder(run: AdapterRun): (chunk: unknown) => void {
         textThought = thought;
       }
       attempt.text(textKey, text, thought);
-    } else if (isRecord(value.functionResponse)) {
+    } else if (GeminiProviderParts.handles(value)) {
       endText(attempt);
-      functionResponse(attempt, value.functionResponse);
-    } else if (isRecord(value.executableCode)) {
-      endText(attempt);
-      const { id, language, code } = value.executableCode;
-      codeKey = `call:${blocks++}`;
-      attempt.tool(codeKey, {
-        id,
-        name: 'code_execution',
-        args: { language, code },
-        executor: 'provider',
+      provided.part(attempt, value, newKey, (key) => {
+        if (key === streamKey) endStream(attempt);
       });
-      attempt.end(codeKey);
-    } else if (isRecord(value.toolCall)) {
-      endText(attempt);
-      const { id, toolType, args } = value.toolCall;
-      const key = `call:${blocks++}`;
-      serverCalls.push({ key, id, name: '', answered: false });
-      attempt.tool(key, {
-        id,
-        name: typeof toolType === 'string' && toolType !== '' ? toolType : 'server_tool',
-        args: isRecord(args) ? args : {},
-        executor: 'provider',
-      });
-      attempt.end(key);
-    } else if (isRecord(value.toolResponse)) {
-      const { id, response } = value.toolResponse;
-      const call =
-        (id !== undefined && serverCalls.find((c) => !c.answered && c.id === id)) ||
-        serverCalls.find((c) => !c.answered);
-      if (!call) {
-        run.malformed('toolResponse answers no toolCall of this response', value.toolResponse);
-        return;
-      }
-      call.answered = true;
-      attempt.providerResult(
-        call.key,
-        response,
-        isRecord(response) && response.error !== undefined,
-      );
-    } else if (isRecord(value.codeExecutionResult) && codeKey !== undefined) {
-      const { outcome, output } = value.codeExecutionResult;
-      attempt.providerResult(codeKey, { outcome, output }, outcome !== 'OUTCOME_OK');
-      codeKey = undefined;
     }
   };
 
