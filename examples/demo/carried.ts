@@ -21,6 +21,7 @@ import type { ReplaySource } from './replay-steps.js';
  * | OpenAI Responses | as recorded (`custom_tool_call`) | `web_search_call`: arguments its action (`type: 'search'` added, an object), result its sources (URLs), both when the item is done | the host's |
  * | AI SDK UI stream | as recorded (`inputEncoding: 'text'`) | as recorded (`providerExecuted`) | from the stream (`tool-approval-request`), with its `approvalId` |
  * | AG-UI | as recorded (`metadata.callfold.input`) | as recorded (`metadata.callfold.executor`) | the host's |
+ * | Gemini (Vertex AI) | a JSON tool with `{"input": <text>}` (no free-form tools) | left out, with its result (its provider-run tools are not web searches) | the host's |
  *
  * Records left out renumber the later ones (`seq`), as the replay's Session numbers them.
  */
@@ -50,6 +51,23 @@ function carried(
           if (block.type !== 'tool-use' || block.input !== 'text') return block;
           const { input: _input, ...rest } = block;
           return { ...rest, argsText: asJsonInput(block.argsText) };
+        });
+        return [{ at: entry.at, event: { ...event, blocks } }];
+      }
+      return [entry];
+    case 'gemini':
+      if ((event.type === 'tool/call' || event.type === 'tool/result') && event.executor) return [];
+      if (event.type === 'tool/call' && event.input === 'text') {
+        const { input: _input, ...call } = event;
+        return [{ at: entry.at, event: { ...call, args: asJsonInput(event.args) } }];
+      }
+      if (event.type === 'assistant/message') {
+        const blocks = event.blocks.flatMap((block): MessageBlock[] => {
+          if (block.type !== 'tool-use') return [block];
+          if (block.executor === 'provider') return [];
+          if (block.input !== 'text') return [block];
+          const { input: _input, ...rest } = block;
+          return [{ ...rest, argsText: asJsonInput(block.argsText) }];
         });
         return [{ at: entry.at, event: { ...event, blocks } }];
       }

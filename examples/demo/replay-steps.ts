@@ -4,6 +4,7 @@ import type { AdapterOptions } from '../../src/providers/adapter-run.js';
 import { fromAGUI } from '../../src/providers/ag-ui.js';
 import { fromAISDKUIStream } from '../../src/providers/ai-sdk-ui-stream.js';
 import { fromAnthropicMessages } from '../../src/providers/anthropic-messages.js';
+import { fromGemini } from '../../src/providers/gemini.js';
 import { fromOpenAIChatCompletions } from '../../src/providers/openai-chat-completions.js';
 import { fromOpenAIResponses } from '../../src/providers/openai-responses.js';
 import type { ProviderSource } from '../../src/providers/provider-source.js';
@@ -11,6 +12,7 @@ import { createSession, type UnnumberedEvent } from '../../src/providers/session
 import { encodeAGUI } from './encoders/ag-ui.js';
 import { encodeAISDKUIStream } from './encoders/ai-sdk-ui-stream.js';
 import { encodeAnthropicMessages } from './encoders/anthropic-messages.js';
+import { encodeGemini } from './encoders/gemini.js';
 import { encodeOpenAIChatCompletions } from './encoders/openai-chat-completions.js';
 import { encodeOpenAIResponses } from './encoders/openai-responses.js';
 import type { Encoder } from './encoders/timed-chunk.js';
@@ -36,6 +38,11 @@ export const providers = {
     label: 'OpenAI Responses',
     encode: encodeOpenAIResponses,
     adapt: fromOpenAIResponses,
+  },
+  gemini: {
+    label: 'Gemini (Vertex AI, streamed arguments)',
+    encode: encodeGemini,
+    adapt: fromGemini,
   },
   'ai-sdk-ui-stream': {
     label: 'AI SDK UI stream',

@@ -23,7 +23,8 @@ import { Session } from './session.js';
  *    first delta carries its name and callId: the provider's id, else `${attemptId}:${block}`),
  *    `stream/block-end` with the authoritative full text.
  * 3. A response that ends normally (the provider's terminal event: `finish_reason`/`[DONE]`,
- *    `response.completed`, `message_stop`, `finish-step`/`finish`) emits its
+ *    `response.completed`, `message_stop`, `finish-step`/`finish`, Bedrock's `messageStop`;
+ *    Gemini has none: the body's end after a `finishReason`) emits its
  *    `assistant/message` (blocks in order), a `tool/call` per complete call, then
  *    `stream/settle`: the rows go from `preparing` to `start` and never disappear. A response
  *    stopped by its token limit is truncated: its last block, if a call, is not dispatched
@@ -107,6 +108,12 @@ export class AdapterRun {
   #attempt: Attempt | undefined;
   #attempts = 0;
   #ended = false;
+  /**
+   * Set by a folder whose provider has no terminal event (Gemini: a response ends with its
+   * body, after a `finishReason`): called once when the source is exhausted before the run
+   * ended, before a live attempt is settled as cut. It may `finish` the run.
+   */
+  atSourceEnd: (() => void) | undefined;
 
   constructor(options: AdapterOptions, sink: EventSink, provider = 'adapter') {
     this.session = options.session ?? new Session();
@@ -133,6 +140,11 @@ export class AdapterRun {
       );
       return undefined;
     }
+  }
+
+  /** Reports a malformed part of a chunk to `onMalformed` (which may throw, to fail the run). */
+  malformed(message: string, payload?: unknown): void {
+    this.#malformed(new ProviderStreamError(this.#provider, message, { payload }));
   }
 
   /** Emits an event of the run that belongs to no attempt (an AI SDK tool result). */
@@ -240,6 +252,15 @@ export function adapt(
     );
     pump.done.then(
       () => {
+        if (run.atSourceEnd && !run.ended && !sink.closed) {
+          try {
+            run.atSourceEnd();
+          } catch (error) {
+            run.abort();
+            sink.error(error);
+            return;
+          }
+        }
         run.abort();
         sink.complete();
       },

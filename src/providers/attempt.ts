@@ -322,6 +322,9 @@ export class Attempt {
     if (!this.live) return;
     const state = this.#callOf(id);
     if (state && state.callId !== undefined && !state.recorded) {
+      // A call streamed as the client's whose result the provider reports (Gemini's
+      // server-side MCP tools): the provider ran it, so it is recorded as its, not dispatched.
+      state.executor ??= 'provider';
       if (state.final === undefined) this.end(this.#keyOf(state) as string);
       this.#record(state);
     }

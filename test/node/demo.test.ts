@@ -200,6 +200,32 @@ describe('the recorded demo session', () => {
       expect(others.map(withoutSeq)).to.deep.equal(expected.map(withoutSeq));
     });
   }
+
+  it('through gemini, the 512 KiB write streams field by field as Vertex AI partialArgs, at the recorded pace', async () => {
+    const out = await replay('gemini');
+    // The Write that completed (an earlier one was in the cut attempt).
+    const write = out.find(
+      ({ event }) => event.type === 'tool/call' && event.name === 'Write',
+    )?.event;
+    const callId = write?.type === 'tool/call' ? write.callId : '';
+    const deltas = out.filter(
+      ({ event }) => event.type === 'stream/tool-call-delta' && event.callId === callId,
+    );
+    const recorded = entries.filter(
+      ({ event }) => event.type === 'stream/tool-call-delta' && event.callId === callId,
+    );
+    // Its path shows before its content, and its content in as many pieces as recorded.
+    const text = deltas.map(({ event }) => (event as { args: string }).args);
+    expect(text[0]).to.equal('');
+    expect(text.slice(0, 3).join('')).to.match(
+      /^\{"file_path":"src\/greetings\/table\.ts","content":"/,
+    );
+    expect(deltas.length).to.be.greaterThan(recorded.length * 0.9);
+    const end = out.find(
+      ({ event }) => event.type === 'stream/block-end' && event.callId === callId,
+    )?.event as { text: string } | undefined;
+    expect(end?.text).to.equal(text.join(''));
+  });
 });
 
 // ── In Chromium ──────────────────────────────────────────────────────────────────────────
@@ -523,22 +549,24 @@ describe('the demo page in Chromium', { skip, timeout: 300_000 }, () => {
     });
   }
 
-  it('replaying through openai-chat-completions ends in the same DOM without the provider-run search (Chat Completions cannot carry it)', async () => {
-    const { page, errors } = await open('/?speed=100&provider=openai-chat-completions');
-    await finished(page);
-    const shown = await page.evaluate(readTimeline, '#timeline');
-    await page.close();
-    expect(errors).to.deep.equal([]);
-    const search = callOf('web_search');
-    const expected = structuredClone(final) as Shown;
-    const last = expected.items.findLast((item) => 'rows' in item);
-    if (!last || !('rows' in last)) throw new Error('no group');
-    expect(last.rows.map((row) => row.callId)).to.include(search);
-    last.rows = last.rows.filter((row) => row.callId !== search);
-    last.summary = 'Used 1 tool';
-    last.detail = 'Greetings: locale fallbacks';
-    expect(shown).to.deep.equal(expected);
-  });
+  for (const source of ['openai-chat-completions', 'gemini']) {
+    it(`replaying through ${source} ends in the same DOM without the provider-run search (its wire cannot carry it)`, async () => {
+      const { page, errors } = await open(`/?speed=100&provider=${source}`);
+      await finished(page);
+      const shown = await page.evaluate(readTimeline, '#timeline');
+      await page.close();
+      expect(errors).to.deep.equal([]);
+      const search = callOf('web_search');
+      const expected = structuredClone(final) as Shown;
+      const last = expected.items.findLast((item) => 'rows' in item);
+      if (!last || !('rows' in last)) throw new Error('no group');
+      expect(last.rows.map((row) => row.callId)).to.include(search);
+      last.rows = last.rows.filter((row) => row.callId !== search);
+      last.summary = 'Used 1 tool';
+      last.detail = 'Greetings: locale fallbacks';
+      expect(shown).to.deep.equal(expected);
+    });
+  }
 
   it('Deny on the approval request: the call shows "Denied", never runs, and history agrees', async () => {
     const { page, errors } = await open('/?speed=100');

@@ -1,0 +1,273 @@
+/**
+ * Vertex AI's streamed function-call arguments (`functionCall.partialArgs`) written as
+ * argument JSON text, piece by piece, in the order the values arrive.
+ */
+
+import {
+  type Container,
+  canAdd,
+  childOf,
+  entryValue,
+  escapeString,
+  isContainer,
+  isIndex,
+  preview,
+  setChild,
+  type Value,
+} from './gemini-arg-values.js';
+import { parsePath, type Segment } from './gemini-json-path.js';
+
+/** An open container of the streamed text: the root object, then one per path segment. */
+interface Frame {
+  readonly segment: Segment;
+  readonly value: Container;
+  /** Members written so far: the next one is preceded by a comma. */
+  count: number;
+}
+
+/** The fragment of an entry that shows nothing (yet). */
+const nothing = '';
+/** Characters a JSON string must escape (and lone surrogates, which JSON.stringify escapes). */
+
+/**
+ * Turns one call's `partialArgs` entries (`{ jsonPath, stringValue | numberValue | boolValue |
+ * nullValue, willContinue }`) into its argument JSON text, streamed:
+ *
+ * 1. Values are written in the order they arrive, each under its path (`$.a`, `$.a.b[0]`,
+ *    `$['a b']`): containers are opened on the way down and closed when a later path leaves
+ *    them, so a long string value is visible key by key while it streams, and the fragments
+ *    joined are always a prefix of the final text.
+ * 2. A `stringValue` with `willContinue: true` leaves its string open: the next entries with
+ *    the same path append to it (escaped as JSON), and the first without `willContinue` closes
+ *    it. `close()` closes whatever is still open, so the fragments joined are the whole text.
+ * 3. The values are also kept as a tree (null-prototype objects, so keys such as `__proto__`
+ *    are plain keys), and `text()` is the tree as JSON. While the entries arrive in order it
+ *    is the fragments joined (as JSON: a surrogate pair split across two pieces stays
+ *    escaped in the fragments). An entry that goes back into a container already closed, or
+ *    to a key or index already written, cannot be streamed: the writer is then `diverged`
+ *    and shows nothing more; the tree still takes the value (a later string piece appends to
+ *    its string, any other value replaces it), and `text()` is the arguments to use.
+ * 4. Bounded and total: a path deeper than `MAX_PATH_DEPTH` segments or longer than
+ *    `MAX_PATH_LENGTH`, a malformed path, an index past the end of its array (no holes: an
+ *    absurd index allocates nothing), a path through a value of another kind, or an entry
+ *    with no usable value is skipped: `write` returns undefined and `problem` says why.
+ *    Nothing is thrown.
+ */
+export class PartialArgsWriter {
+  readonly #root: Record<string, unknown> = Object.create(null);
+  /** The open containers of the streamed text, root first; empty before the first value. */
+  readonly #stack: Frame[] = [];
+  /** The path of the string left open, as sent (the hot path compares it as is). */
+  #openPath: string | undefined;
+  /** Where the open string's value goes in the tree, and its text so far. */
+  #openParent: Container | undefined;
+  #openKey: Segment = '';
+  #openValue = '';
+  #diverged = false;
+
+  /** Whether some entry could not be streamed in order (see rule 3). */
+  get diverged(): boolean {
+    return this.#diverged;
+  }
+
+  /** Why the last entry `write` skipped was skipped (for `onMalformed`). */
+  problem = '';
+
+  /**
+   * Writes one entry; returns the fragment to append (empty: nothing to show), or undefined
+   * when the entry was skipped (`problem` says why).
+   */
+  write(entry: unknown): string | undefined {
+    if (typeof entry !== 'object' || entry === null) return this.#skip('entry is not an object');
+    const { jsonPath, stringValue } = entry as Record<string, unknown>;
+    // The hot path: the next piece of the string left open.
+    if (jsonPath === this.#openPath && typeof stringValue === 'string') {
+      this.#openValue += stringValue;
+      if (this.#diverged) {
+        if ((entry as Record<string, unknown>).willContinue !== true) this.#closeString();
+        return nothing;
+      }
+      const escaped = escapeString(stringValue);
+      if ((entry as Record<string, unknown>).willContinue === true) return escaped;
+      return `${escaped}"${this.#closeString()}`;
+    }
+    if (typeof jsonPath !== 'string') return this.#skip('jsonPath is not a string');
+    if (jsonPath === '$') return nothing;
+    const path = parsePath(jsonPath);
+    if (typeof path === 'string') return this.#skip(`${path}: ${preview(jsonPath)}`);
+    const value = entryValue(entry as Record<string, unknown>, path.array);
+    if (value === 'none') return nothing;
+    if (value === undefined) return this.#skip(`no usable value at ${preview(jsonPath)}`);
+    const open = (entry as Record<string, unknown>).willContinue === true && value.string;
+    return this.#place(jsonPath, path.segments, value, open);
+  }
+
+  /** The fragment that closes what is open (see rule 2); empty when nothing was written. */
+  close(): string {
+    let fragment = '';
+    if (this.#openPath !== undefined) fragment += `"${this.#closeString()}`;
+    if (this.#diverged) return '';
+    for (let i = this.#stack.length - 1; i >= 0; i--) {
+      fragment += Array.isArray((this.#stack[i] as Frame).value) ? ']' : '}';
+    }
+    this.#stack.length = 0;
+    return fragment;
+  }
+
+  /** The arguments as JSON text (`{}` when no value was written). */
+  text(): string {
+    this.#closeString();
+    return JSON.stringify(this.#root);
+  }
+
+  #place(
+    raw: string,
+    segments: readonly Segment[],
+    value: Value,
+    open: boolean,
+  ): string | undefined {
+    let fragment = this.#openPath === undefined ? '' : `"${this.#closeString()}`;
+    // Check the whole path before changing anything, so that a skipped entry changes nothing:
+    // existing containers of the right kinds, then new ones (empty, so only index 0 is new).
+    const last = segments.length - 1;
+    let container: Container = this.#root;
+    let depth = 0;
+    for (; depth < last; depth++) {
+      const child = childOf(container, segments[depth] as Segment);
+      if (child === undefined) break;
+      if (!isContainer(child) || Array.isArray(child) !== isIndex(segments[depth + 1])) {
+        return this.#skip(`path goes through a value of another kind: ${preview(raw)}`);
+      }
+      container = child;
+    }
+    const existing = depth === last ? childOf(container, segments[last] as Segment) : undefined;
+    if (existing === undefined) {
+      if (!canAdd(container, segments[depth] as Segment)) {
+        return this.#skip(`index past the end of its array: ${preview(raw)}`);
+      }
+      for (let i = depth + 1; i <= last; i++) {
+        if (typeof segments[i] === 'number' && segments[i] !== 0) {
+          return this.#skip(`index past the end of its array: ${preview(raw)}`);
+        }
+      }
+    } else if (value.container) {
+      return nothing; // An empty container where one is already: nothing to add.
+    }
+    for (let i = depth; i < last; i++) {
+      const child: Container = isIndex(segments[i + 1]) ? [] : Object.create(null);
+      setChild(container, segments[i] as Segment, child);
+      container = child;
+    }
+    const leaf = segments[last] as Segment;
+    if (existing !== undefined) {
+      // A value already written cannot be streamed again (rule 3): a string piece appends.
+      this.#diverge();
+      const joined =
+        typeof existing === 'string' && value.string
+          ? existing + (value.value as string)
+          : value.value;
+      setChild(container, leaf, joined);
+      if (open) this.#openString(raw, container, leaf, joined as string);
+      return nothing;
+    }
+    setChild(container, leaf, value.value);
+    if (open) this.#openString(raw, container, leaf, value.value as string);
+    if (this.#diverged) return nothing;
+    const streamed = this.#navigate(segments);
+    if (streamed === undefined) {
+      this.#diverge();
+      return nothing;
+    }
+    fragment += streamed;
+    if (value.container) {
+      // An empty container stays open: later paths into it continue inside it.
+      const child = value.value as Container;
+      this.#written.add(child);
+      this.#stack.push({ segment: leaf, value: child, count: 0 });
+      return fragment + (Array.isArray(child) ? '[' : '{');
+    }
+    return fragment + (open ? value.json.slice(0, -1) : value.json);
+  }
+
+  #skip(problem: string): undefined {
+    this.problem = problem;
+    return undefined;
+  }
+
+  #openString(raw: string, parent: Container, key: Segment, value: string): void {
+    this.#openPath = raw;
+    this.#openParent = parent;
+    this.#openKey = key;
+    this.#openValue = value;
+  }
+
+  #diverge(): void {
+    this.#diverged = true;
+    this.#stack.length = 0;
+  }
+
+  /**
+   * The text from the open containers to the leaf's key (commas, keys, opening brackets), or
+   * undefined when the leaf's container was closed before (rule 3).
+   */
+  #navigate(segments: readonly Segment[]): string | undefined {
+    const stack = this.#stack;
+    let fragment = '';
+    if (stack.length === 0) {
+      stack.push({ segment: '', value: this.#root, count: 0 });
+      fragment = '{';
+    }
+    // Keep the frames the leaf's container path shares with the open ones.
+    let depth = 1;
+    const last = segments.length - 1;
+    while (
+      depth < stack.length &&
+      depth - 1 < last &&
+      (stack[depth] as Frame).segment === segments[depth - 1]
+    ) {
+      depth++;
+    }
+    for (let i = stack.length - 1; i >= depth; i--) {
+      fragment += Array.isArray((stack[i] as Frame).value) ? ']' : '}';
+    }
+    stack.length = depth;
+    let parent = stack[depth - 1] as Frame;
+    for (let i = depth - 1; i < last; i++) {
+      const segment = segments[i] as Segment;
+      const child = childOf(parent.value, segment) as Container;
+      // A container must be new to be written now: one already written was closed.
+      if (!this.#fresh(child)) return undefined;
+      fragment += this.#member(parent, segment);
+      fragment += Array.isArray(child) ? '[' : '{';
+      parent = { segment, value: child, count: 0 };
+      stack.push(parent);
+    }
+    return fragment + this.#member(parent, segments[last] as Segment);
+  }
+
+  /** Containers written to the text so far: a closed one cannot be reopened. */
+  readonly #written = new WeakSet<object>();
+
+  #fresh(container: Container): boolean {
+    if (this.#written.has(container)) return false;
+    this.#written.add(container);
+    return true;
+  }
+
+  #member(frame: Frame, segment: Segment): string {
+    const comma = frame.count > 0 ? ',' : '';
+    frame.count++;
+    return typeof segment === 'number' ? comma : `${comma}${JSON.stringify(segment)}:`;
+  }
+
+  /** Stores the open string's text in the tree and forgets it; returns ''. */
+  #closeString(): string {
+    if (this.#openPath !== undefined && this.#openParent !== undefined) {
+      setChild(this.#openParent, this.#openKey, this.#openValue);
+    }
+    this.#openPath = undefined;
+    this.#openParent = undefined;
+    this.#openValue = '';
+    return '';
+  }
+}
