@@ -6,8 +6,9 @@ import type { Observable } from 'rxjs';
 import type { CallfoldEvent } from '../../src/events/types.js';
 import { fromAGUI } from '../../src/providers/ag-ui.js';
 import { fromAnthropicMessages } from '../../src/providers/anthropic-messages.js';
+import { fromGemini } from '../../src/providers/gemini.js';
 import type { ProviderSource } from '../../src/providers/provider-source.js';
-import type { WriteArguments } from './content.js';
+import { cutFragments, type WriteArguments } from './content.js';
 
 export interface ContestantChunks {
   readonly title: string;
@@ -70,7 +71,43 @@ function agui(write: WriteArguments): ContestantChunks {
   return { title: 'AG-UI', chunks, adapt: (source) => fromAGUI(source) };
 }
 
+/**
+ * Gemini on Vertex AI with streamed function-call arguments: `GenerateContentResponse`s whose
+ * `partialArgs` carry the path, then the content's decoded text in 16-character pieces (the
+ * adapter writes the JSON text itself), closed by an empty `functionCall`.
+ */
+function gemini(write: WriteArguments): ContestantChunks {
+  const response = (parts: unknown[], finishReason?: string) => ({
+    candidates: [{ content: { role: 'model', parts }, ...(finishReason ? { finishReason } : {}) }],
+    modelVersion: 'gemini-bench',
+    responseId: 'resp_bench',
+  });
+  const piece = (jsonPath: string, stringValue: string, willContinue: boolean) =>
+    response([
+      {
+        functionCall: {
+          partialArgs: [{ jsonPath, stringValue, ...(willContinue ? { willContinue } : {}) }],
+          willContinue: true,
+        },
+      },
+    ]);
+  const chunks: unknown[] = [
+    response([{ functionCall: { name: 'Write', willContinue: true } }]),
+    piece('$.file_path', write.path, false),
+    ...cutFragments(write.content, write.fragmentSize).map((text) =>
+      piece('$.content', text, true),
+    ),
+    piece('$.content', '', false),
+    response([{ functionCall: {} }], 'STOP'),
+  ];
+  return {
+    title: 'Gemini (Vertex, streamed arguments)',
+    chunks,
+    adapt: (source) => fromGemini(source),
+  };
+}
+
 /** Every contestant, keyed by name; `anthropic` is the reference the others are divided by. */
 export function contestants(write: WriteArguments): Record<string, ContestantChunks> {
-  return { anthropic: anthropic(write), agui: agui(write) };
+  return { anthropic: anthropic(write), agui: agui(write), gemini: gemini(write) };
 }
