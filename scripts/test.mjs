@@ -1,8 +1,17 @@
 // `npm test`: typecheck and lint; the packed-tarball check (it builds dist/, which the CLI
 // test uses); then the same compiled core tests in Node (node:test), Deno (deno test) and
-// Chromium (web-test-runner). `node scripts/test.mjs <layer>…` runs chosen layers: check,
-// pack, node, deno, browser. Each runner's output streams through; the last line totals
-// what the runners counted, and each layer's wall time (so that growth shows).
+// Chromium (web-test-runner). `node scripts/test.mjs <layer>…` runs chosen layers one after
+// the other: check, pack, node, deno, browser.
+//
+// The whole suite (no layer named) runs in two lanes side by side, each step once what it
+// needs is done: the node layer waits for the compile and for pack's dist/; the other lane
+// compiles, checks, runs Deno, Chromium and the framework apps. No step of one lane shares a
+// file, a port or a browser profile with the other (servers listen on port 0, Chromium gets a
+// fresh profile per launch), and every test's verdict is independent of the machine's speed,
+// so the lanes only change how long the run takes. `--serial` runs the whole suite in one
+// lane. The first lane's output streams through; the other lane's is printed whole when each
+// of its steps ends. The last lines give each layer's wall time (so that growth shows) and
+// total what the runners counted.
 import { spawn } from 'node:child_process';
 import { readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
@@ -107,53 +116,114 @@ const layers = {
   ],
 };
 
-const chosen = process.argv.slice(2);
-// pack builds dist/ first, which the CLI test in the node layer runs.
-const names = chosen.length ? chosen : ['check', 'pack', 'node', 'deno', 'browser'];
-/** @type {{ step: Step, layer: string }[]} */
-const steps = [];
-for (const name of names) {
-  const layer = Object.hasOwn(layers, name) ? layers[name] : undefined;
-  if (!layer) {
+const argv = process.argv.slice(2);
+const serial = argv.includes('--serial');
+const chosen = argv.filter((arg) => arg !== '--serial');
+for (const name of chosen) {
+  if (!Object.hasOwn(layers, name)) {
     console.error(`unknown test layer "${name}"; layers: ${Object.keys(layers).join(', ')}`);
     process.exit(2);
   }
-  for (const step of layer)
-    if (!steps.some((s) => s.step === step)) steps.push({ step, layer: name });
 }
-if (steps.some((s) => s.step === compile)) rmSync('.build', { recursive: true, force: true });
+
+/** @typedef {{ step: Step, layer: string }} Planned */
+/** @param {string[]} names @returns {Planned[]} the layers' steps in order, each step once */
+const plan = (names) => {
+  /** @type {Planned[]} */
+  const steps = [];
+  for (const name of names) {
+    for (const step of layers[name] ?? []) {
+      if (!steps.some((s) => s.step === step)) steps.push({ step, layer: name });
+    }
+  }
+  return steps;
+};
+/** @param {Planned[]} steps @param {string} name */
+const take = (steps, name) => steps.filter((s) => s.step.name === name);
+/** @type {Planned[][]} */
+let lanes;
+if (chosen.length || serial) {
+  lanes = [plan(chosen.length ? chosen : ['check', 'pack', 'node', 'deno', 'browser'])];
+} else {
+  const all = plan(['check', 'pack', 'node', 'deno', 'browser']);
+  const first = ['pack', 'node'].flatMap((name) => take(all, name));
+  const rest = all.filter((s) => !first.includes(s));
+  // The second lane compiles first (the node layer and Chromium and Deno wait for it), and
+  // runs the framework apps last: they need pack's tarball.
+  const compiled = take(rest, 'compile');
+  const apps = take(rest, 'framework apps');
+  const middle = rest.filter((s) => !compiled.includes(s) && !apps.includes(s));
+  lanes = [first, [...compiled, ...middle, ...apps]];
+}
+/** What a step waits for, beyond the steps before it in its lane. @type {Map<string, string[]>} */
+const needs = new Map([
+  ['node', ['compile', 'pack']],
+  ['deno', ['compile']],
+  ['chromium', ['compile']],
+  ['framework apps', ['pack']],
+]);
+const planned = new Set(lanes.flat().map((s) => s.step.name));
+if (planned.has('compile')) rmSync('.build', { recursive: true, force: true });
+
+/** Steps done, each resolving when it ends (true: passed). @type {Map<string, Promise<boolean>>} */
+const done = new Map();
+/** @type {Map<string, (passed: boolean) => void>} */
+const finish = new Map();
+for (const { step } of lanes.flat()) {
+  done.set(step.name, new Promise((resolve) => finish.set(step.name, resolve)));
+}
 
 // biome-ignore lint/suspicious/noControlCharactersInRegex: stripping ANSI colour codes.
 const ansi = /\x1b\[[0-9;]*m/g;
 let passed = 0;
 let failed = 0;
-/** Wall time of each layer run, in ms, in the order run. @type {Map<string, number>} */
+let stopping = false;
+/** Wall time of each layer, in ms (its steps' times added), in the order run. @type {Map<string, number>} */
 const wall = new Map();
 const times = () =>
   [...wall].map(([layer, ms]) => `${layer} ${(ms / 1000).toFixed(0)} s`).join(', ');
-for (const { step, layer } of steps) {
-  const started = performance.now();
+/** @type {Set<import('node:child_process').ChildProcess>} */
+const running = new Set();
+
+/**
+ * Runs one step; its output streams through (`live`) or is printed whole when it ends.
+ * @param {Planned} planned
+ * @param {boolean} live
+ * @returns {Promise<boolean>} whether it passed
+ */
+async function runStep({ step, layer }, live) {
   let args = typeof step.args === 'function' ? step.args() : step.args;
   if (step.ignoreDirs)
     args = [...args.slice(0, 1), `--ignore=${step.ignoreDirs.join(',')}`, ...args.slice(1)];
-  console.log(`\n── ${step.name}: ${[step.cmd, ...args].join(' ')}`);
+  const header = `\n── ${step.name}: ${[step.cmd, ...args].join(' ')}\n`;
+  if (live) process.stdout.write(header);
+  const started = performance.now();
   let output = '';
+  /** @type {Buffer[]} */
+  const held = [];
   const code = await new Promise((resolve) => {
     const child = spawn(step.cmd, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    running.add(child);
     /**
      * @param {import('node:stream').Readable} stream
      * @param {NodeJS.WriteStream} target
      */
     const relay = (stream, target) =>
       stream.on('data', (/** @type {Buffer} */ chunk) => {
-        target.write(chunk);
+        if (live) target.write(chunk);
+        else held.push(chunk);
         if (step.count) output += chunk.toString();
       });
     relay(child.stdout, process.stdout);
     relay(child.stderr, process.stderr);
-    child.on('close', (status) => resolve(status ?? 1));
+    child.on('close', (status) => {
+      running.delete(child);
+      resolve(status ?? 1);
+    });
   });
-  wall.set(layer, (wall.get(layer) ?? 0) + performance.now() - started);
+  const ms = performance.now() - started;
+  wall.set(layer, (wall.get(layer) ?? 0) + ms);
+  if (!live) process.stdout.write(`${header}${Buffer.concat(held).toString()}`);
   if (step.count) {
     const plain = output.replace(ansi, '');
     /** @param {RegExp} re */
@@ -164,12 +234,39 @@ for (const { step, layer } of steps) {
     passed += lastNumber(step.count[0]);
     failed += lastNumber(step.count[1]);
   }
-  if (code !== 0) {
-    console.error(`\n${step.name} failed (exit ${code})`);
-    console.log(`wall time: ${times()}`);
-    console.log(`${passed} passed, ${Math.max(failed, 1)} failed`);
-    process.exit(1);
+  if (lanes.length > 1)
+    console.log(
+      `── ${step.name}: ${code === 0 ? 'passed' : 'FAILED'} in ${(ms / 1000).toFixed(0)} s`,
+    );
+  if (code !== 0) console.error(`\n${step.name} failed (exit ${code})`);
+  return code === 0;
+}
+
+/**
+ * Runs a lane's steps in order, each once the steps it needs in other lanes are done; after
+ * a failure anywhere no step starts.
+ * @param {Planned[]} lane
+ * @param {boolean} live
+ */
+async function runLane(lane, live) {
+  for (const planned of lane) {
+    const name = planned.step.name;
+    const waits = (needs.get(name) ?? []).filter((need) => planned.step.name !== need);
+    const ready = await Promise.all(waits.map((need) => done.get(need) ?? true));
+    const ok = !stopping && ready.every(Boolean) && (await runStep(planned, live));
+    if (!ok) stopping = true;
+    finish.get(name)?.(ok);
+    if (!ok) return;
   }
 }
-console.log(`\nwall time: ${times()}`);
+
+const laneStarted = performance.now();
+await Promise.all(lanes.map((lane, i) => runLane(lane, i === 0)));
+const total = `${((performance.now() - laneStarted) / 1000).toFixed(0)} s`;
+if (stopping) {
+  console.log(`wall time: ${times()} (all: ${total})`);
+  console.log(`${passed} passed, ${Math.max(failed, 1)} failed`);
+  process.exit(1);
+}
+console.log(`\nwall time: ${times()} (all: ${total}${lanes.length > 1 ? ', two lanes' : ''})`);
 console.log(`tests: ${passed} passed, ${failed} failed`);

@@ -16,18 +16,10 @@ import {
   type Value,
 } from './gemini-arg-values.js';
 import { parsePath, type Segment } from './gemini-json-path.js';
-
-/** An open container of the streamed text: the root object, then one per path segment. */
-interface Frame {
-  readonly segment: Segment;
-  readonly value: Container;
-  /** Members written so far: the next one is preceded by a comma. */
-  count: number;
-}
+import { OpenContainers } from './gemini-open-containers.js';
 
 /** The fragment of an entry that shows nothing (yet). */
 const nothing = '';
-/** Characters a JSON string must escape (and lone surrogates, which JSON.stringify escapes). */
 
 /**
  * Turns one call's `partialArgs` entries (`{ jsonPath, stringValue | numberValue | boolValue |
@@ -55,8 +47,8 @@ const nothing = '';
  */
 export class PartialArgsWriter {
   readonly #root: Record<string, unknown> = Object.create(null);
-  /** The open containers of the streamed text, root first; empty before the first value. */
-  readonly #stack: Frame[] = [];
+  /** The open containers of the streamed text; none before the first value. */
+  readonly #open = new OpenContainers();
   /** The path of the string left open, as sent (the hot path compares it as is). */
   #openPath: string | undefined;
   /** Where the open string's value goes in the tree, and its text so far. */
@@ -107,11 +99,7 @@ export class PartialArgsWriter {
     let fragment = '';
     if (this.#openPath !== undefined) fragment += `"${this.#closeString()}`;
     if (this.#diverged) return '';
-    for (let i = this.#stack.length - 1; i >= 0; i--) {
-      fragment += Array.isArray((this.#stack[i] as Frame).value) ? ']' : '}';
-    }
-    this.#stack.length = 0;
-    return fragment;
+    return fragment + this.#open.close();
   }
 
   /** The arguments as JSON text (`{}` when no value was written). */
@@ -173,7 +161,7 @@ export class PartialArgsWriter {
     setChild(container, leaf, value.value);
     if (open) this.#openString(raw, container, leaf, value.value as string);
     if (this.#diverged) return nothing;
-    const streamed = this.#navigate(segments);
+    const streamed = this.#open.to(this.#root, segments);
     if (streamed === undefined) {
       this.#diverge();
       return nothing;
@@ -181,10 +169,7 @@ export class PartialArgsWriter {
     fragment += streamed;
     if (value.container) {
       // An empty container stays open: later paths into it continue inside it.
-      const child = value.value as Container;
-      this.#written.add(child);
-      this.#stack.push({ segment: leaf, value: child, count: 0 });
-      return fragment + (Array.isArray(child) ? '[' : '{');
+      return fragment + this.#open.enter(leaf, value.value as Container);
     }
     return fragment + (open ? value.json.slice(0, -1) : value.json);
   }
@@ -203,61 +188,7 @@ export class PartialArgsWriter {
 
   #diverge(): void {
     this.#diverged = true;
-    this.#stack.length = 0;
-  }
-
-  /**
-   * The text from the open containers to the leaf's key (commas, keys, opening brackets), or
-   * undefined when the leaf's container was closed before (rule 3).
-   */
-  #navigate(segments: readonly Segment[]): string | undefined {
-    const stack = this.#stack;
-    let fragment = '';
-    if (stack.length === 0) {
-      stack.push({ segment: '', value: this.#root, count: 0 });
-      fragment = '{';
-    }
-    // Keep the frames the leaf's container path shares with the open ones.
-    let depth = 1;
-    const last = segments.length - 1;
-    while (
-      depth < stack.length &&
-      depth - 1 < last &&
-      (stack[depth] as Frame).segment === segments[depth - 1]
-    ) {
-      depth++;
-    }
-    for (let i = stack.length - 1; i >= depth; i--) {
-      fragment += Array.isArray((stack[i] as Frame).value) ? ']' : '}';
-    }
-    stack.length = depth;
-    let parent = stack[depth - 1] as Frame;
-    for (let i = depth - 1; i < last; i++) {
-      const segment = segments[i] as Segment;
-      const child = childOf(parent.value, segment) as Container;
-      // A container must be new to be written now: one already written was closed.
-      if (!this.#fresh(child)) return undefined;
-      fragment += this.#member(parent, segment);
-      fragment += Array.isArray(child) ? '[' : '{';
-      parent = { segment, value: child, count: 0 };
-      stack.push(parent);
-    }
-    return fragment + this.#member(parent, segments[last] as Segment);
-  }
-
-  /** Containers written to the text so far: a closed one cannot be reopened. */
-  readonly #written = new WeakSet<object>();
-
-  #fresh(container: Container): boolean {
-    if (this.#written.has(container)) return false;
-    this.#written.add(container);
-    return true;
-  }
-
-  #member(frame: Frame, segment: Segment): string {
-    const comma = frame.count > 0 ? ',' : '';
-    frame.count++;
-    return typeof segment === 'number' ? comma : `${comma}${JSON.stringify(segment)}:`;
+    this.#open.clear();
   }
 
   /** Stores the open string's text in the tree and forgets it; returns ''. */

@@ -303,7 +303,7 @@ function readTimeline(selector: string): Promise<Shown> {
 
 const skip = 'Deno' in globalThis ? 'starts Vite and Chromium (Node only)' : false;
 
-describe('the demo page in Chromium', { skip, timeout: 300_000 }, () => {
+describe('the demo page in Chromium', { skip, timeout: 600_000 }, () => {
   let vite: ChildProcess | undefined;
   let browser: Browser | undefined;
   let base = '';
@@ -398,7 +398,7 @@ describe('the demo page in Chromium', { skip, timeout: 300_000 }, () => {
    * the replay waits for it (`data-state="waiting"`), then Approve (or Deny) is clicked on the
    * row.
    */
-  const finished = (page: Page, approve = true) => playToEnd(page, approve, 30_000);
+  const finished = (page: Page, approve = true) => playToEnd(page, approve, 120_000);
 
   it('plays the session to its end: final stages, withdrawn calls gone, the error, group counts', async () => {
     const { page, errors } = await open('/?speed=100');
@@ -511,7 +511,7 @@ describe('the demo page in Chromium', { skip, timeout: 300_000 }, () => {
 
   it('a reconnection in the middle of the write ends in the same DOM', async () => {
     // `until` pauses the replay 20 s in, with the 512 KiB write still streaming.
-    const { page, errors, requests } = await open('/?speed=8&until=20000');
+    const { page, errors, requests } = await open('/?speed=32&until=20000');
     await page.waitForFunction(() => document.body.dataset.state === 'paused', {
       timeout: 30_000,
     });
@@ -538,35 +538,39 @@ describe('the demo page in Chromium', { skip, timeout: 300_000 }, () => {
     expect(requests.some((request) => request.method === 'POST')).to.equal(true);
   });
 
-  for (const source of ['openai-responses', 'ai-sdk-ui-stream', 'ag-ui', 'events']) {
-    it(`replaying through ${source} ends in the same DOM`, async () => {
-      const { page, errors } = await open(`/?speed=100&provider=${source}`);
-      await finished(page);
-      const shown = await page.evaluate(readTimeline, '#timeline');
-      await page.close();
-      expect(errors).to.deep.equal([]);
-      expect(shown).to.deep.equal(final);
-    });
-  }
+  // Each replay below is one page doing its own work (most of it in Chromium's renderer),
+  // compared with `final`: they run side by side, a few pages at a time.
+  describe('the same session through each provider wire', { concurrency: 3 }, () => {
+    for (const source of ['openai-responses', 'ai-sdk-ui-stream', 'ag-ui', 'events']) {
+      it(`replaying through ${source} ends in the same DOM`, async () => {
+        const { page, errors } = await open(`/?speed=100&provider=${source}`);
+        await finished(page);
+        const shown = await page.evaluate(readTimeline, '#timeline');
+        await page.close();
+        expect(errors).to.deep.equal([]);
+        expect(shown).to.deep.equal(final);
+      });
+    }
 
-  for (const source of ['openai-chat-completions', 'gemini']) {
-    it(`replaying through ${source} ends in the same DOM without the provider-run search (its wire cannot carry it)`, async () => {
-      const { page, errors } = await open(`/?speed=100&provider=${source}`);
-      await finished(page);
-      const shown = await page.evaluate(readTimeline, '#timeline');
-      await page.close();
-      expect(errors).to.deep.equal([]);
-      const search = callOf('web_search');
-      const expected = structuredClone(final) as Shown;
-      const last = expected.items.findLast((item) => 'rows' in item);
-      if (!last || !('rows' in last)) throw new Error('no group');
-      expect(last.rows.map((row) => row.callId)).to.include(search);
-      last.rows = last.rows.filter((row) => row.callId !== search);
-      last.summary = 'Used 1 tool';
-      last.detail = 'Greetings: locale fallbacks';
-      expect(shown).to.deep.equal(expected);
-    });
-  }
+    for (const source of ['openai-chat-completions', 'gemini']) {
+      it(`replaying through ${source} ends in the same DOM without the provider-run search (its wire cannot carry it)`, async () => {
+        const { page, errors } = await open(`/?speed=100&provider=${source}`);
+        await finished(page);
+        const shown = await page.evaluate(readTimeline, '#timeline');
+        await page.close();
+        expect(errors).to.deep.equal([]);
+        const search = callOf('web_search');
+        const expected = structuredClone(final) as Shown;
+        const last = expected.items.findLast((item) => 'rows' in item);
+        if (!last || !('rows' in last)) throw new Error('no group');
+        expect(last.rows.map((row) => row.callId)).to.include(search);
+        last.rows = last.rows.filter((row) => row.callId !== search);
+        last.summary = 'Used 1 tool';
+        last.detail = 'Greetings: locale fallbacks';
+        expect(shown).to.deep.equal(expected);
+      });
+    }
+  });
 
   it('Deny on the approval request: the call shows "Denied", never runs, and history agrees', async () => {
     const { page, errors } = await open('/?speed=100');
