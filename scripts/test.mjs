@@ -162,8 +162,8 @@ const needs = new Map([
   ['chromium', ['compile']],
   ['framework apps', ['pack']],
 ]);
-const planned = new Set(lanes.flat().map((s) => s.step.name));
-if (planned.has('compile')) rmSync('.build', { recursive: true, force: true });
+if (lanes.flat().some((s) => s.step === compile))
+  rmSync('.build', { recursive: true, force: true });
 
 /** Steps done, each resolving when it ends (true: passed). @type {Map<string, Promise<boolean>>} */
 const done = new Map();
@@ -182,9 +182,6 @@ let stopping = false;
 const wall = new Map();
 const times = () =>
   [...wall].map(([layer, ms]) => `${layer} ${(ms / 1000).toFixed(0)} s`).join(', ');
-/** @type {Set<import('node:child_process').ChildProcess>} */
-const running = new Set();
-
 /**
  * Runs one step; its output streams through (`live`) or is printed whole when it ends.
  * @param {Planned} planned
@@ -203,7 +200,6 @@ async function runStep({ step, layer }, live) {
   const held = [];
   const code = await new Promise((resolve) => {
     const child = spawn(step.cmd, args, { stdio: ['ignore', 'pipe', 'pipe'] });
-    running.add(child);
     /**
      * @param {import('node:stream').Readable} stream
      * @param {NodeJS.WriteStream} target
@@ -216,10 +212,7 @@ async function runStep({ step, layer }, live) {
       });
     relay(child.stdout, process.stdout);
     relay(child.stderr, process.stderr);
-    child.on('close', (status) => {
-      running.delete(child);
-      resolve(status ?? 1);
-    });
+    child.on('close', (status) => resolve(status ?? 1));
   });
   const ms = performance.now() - started;
   wall.set(layer, (wall.get(layer) ?? 0) + ms);
@@ -251,8 +244,7 @@ async function runStep({ step, layer }, live) {
 async function runLane(lane, live) {
   for (const planned of lane) {
     const name = planned.step.name;
-    const waits = (needs.get(name) ?? []).filter((need) => planned.step.name !== need);
-    const ready = await Promise.all(waits.map((need) => done.get(need) ?? true));
+    const ready = await Promise.all((needs.get(name) ?? []).map((need) => done.get(need) ?? true));
     const ok = !stopping && ready.every(Boolean) && (await runStep(planned, live));
     if (!ok) stopping = true;
     finish.get(name)?.(ok);
