@@ -1,24 +1,18 @@
 // Finds Debian's Chromium for browser tests: CHROME_PATH, else /usr/bin/chromium. As root on
-// Debian it installs the `chromium` package with apt-get when neither exists; elsewhere it
-// stops with one line saying what to install. It never downloads a browser build.
-import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+// Debian it installs the `chromium` package when neither exists (scripts/debian-package.mjs:
+// one install at a time, however many test processes ask); elsewhere it stops with one line
+// saying what to install. It never downloads a browser build.
+import { findOrInstall } from './debian-package.mjs';
 
-const candidates = () =>
-  [process.env.CHROME_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'].filter(Boolean);
+const candidates = () => [
+  process.env.CHROME_PATH,
+  '/usr/bin/chromium',
+  '/usr/bin/chromium-browser',
+];
 
 export function chromiumPath() {
-  const found = candidates().find((path) => path !== undefined && existsSync(path));
+  const found = findOrInstall('chromium', candidates);
   if (found) return found;
-  const root = process.getuid?.() === 0;
-  if (root && existsSync('/etc/debian_version')) {
-    console.error('callfold: no Chromium found; installing Debian package `chromium` with apt-get');
-    const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-    execFileSync('apt-get', ['update', '-qq'], { stdio: 'inherit', env });
-    execFileSync('apt-get', ['install', '-y', '-qq', 'chromium'], { stdio: 'inherit', env });
-    const installed = candidates().find((path) => path !== undefined && existsSync(path));
-    if (installed) return installed;
-  }
   console.error(
     'callfold: browser tests need Chromium: install Debian package `chromium` or set CHROME_PATH',
   );
