@@ -14,10 +14,26 @@ import { chromiumPath } from './scripts/find-chromium.mjs';
 const baselines = fileURLToPath(new URL('test/elements/screenshots/baseline/', import.meta.url));
 const screenshots = fileURLToPath(new URL('.build/screenshots/', import.meta.url));
 
+/**
+ * Each test page in a browser context (a window) of its own, told that it has focus: with
+ * several pages at once (`concurrency`), a page that is not the focused tab of its window
+ * runs no requestAnimationFrame and receives no keyboard focus, and tests of either would wait
+ * forever.
+ * @param {{ browser: import('puppeteer-core').Browser }} args
+ */
+async function createPage({ browser }) {
+  const context = await browser.createBrowserContext();
+  const page = await context.newPage();
+  const session = await page.createCDPSession();
+  await session.send('Emulation.setFocusEmulationEnabled', { enabled: true });
+  return page;
+}
+
 export default {
   files: ['.build/test/**/*.test.js', '!.build/test/node/**'],
   nodeResolve: true,
-  concurrency: 1,
+  // Two test files at a time, each in a window of its own that has focus (createPage above).
+  concurrency: 2,
   testFramework: { config: { timeout: 60000 } },
   testsFinishTimeout: 600000,
   plugins: [
@@ -38,6 +54,7 @@ export default {
   ],
   browsers: [
     chromeLauncher({
+      createPage,
       launchOptions: {
         executablePath: chromiumPath(),
         headless: true,

@@ -71,8 +71,12 @@ const layers = {
     {
       name: 'node',
       cmd: process.execPath,
+      // Three files at a time: many of them mostly wait (a Chromium page at a recorded pace,
+      // a redis-server, a child process), and each file is its own process with its own
+      // ports and temporary folders.
       args: () => [
         '--test',
+        '--test-concurrency=3',
         '--test-reporter=spec',
         ...testFiles('.build/test', ['.build/test/elements']),
       ],
@@ -84,7 +88,8 @@ const layers = {
     {
       name: 'deno',
       cmd: bin('deno'),
-      args: ['test', '--allow-read', '--allow-env', '--no-check', '.build/test/'],
+      // --parallel: a worker per core, each test file in one of them.
+      args: ['test', '--parallel', '--allow-read', '--allow-env', '--no-check', '.build/test/'],
       ignoreDirs: ['.build/test/elements', '.build/test/node'],
       // Deno counts each top-level describe as a test and its cases as steps.
       count: [/\d+ passed \((\d+) steps\)/, /(\d+) failed/],
@@ -138,14 +143,32 @@ const plan = (names) => {
   }
   return steps;
 };
+/**
+ * Check steps that another step of the whole suite already does: `npm run build` (in pack)
+ * compiles tsconfig.build.json and tsconfig.build-node.json and fails on a type error, and
+ * the compile (tsconfig.test.json) typechecks all that tsconfig.json does. When the suite
+ * runs both, the check layer does not typecheck them a second time.
+ * @type {Map<string, string>} check step → the step that covers it
+ */
+const coveredBy = new Map([
+  ['typecheck (src, no DOM/Node)', 'pack'],
+  ['typecheck (src Node-only modules, no DOM)', 'pack'],
+  ['typecheck', 'compile'],
+]);
+/** @param {Planned[]} steps @returns {Planned[]} */
+const uncovered = (steps) =>
+  steps.filter(({ step }) => {
+    const by = coveredBy.get(step.name);
+    return by === undefined || !steps.some((s) => s.step.name === by);
+  });
 /** @param {Planned[]} steps @param {string} name */
 const take = (steps, name) => steps.filter((s) => s.step.name === name);
 /** @type {Planned[][]} */
 let lanes;
 if (chosen.length || serial) {
-  lanes = [plan(chosen.length ? chosen : ['check', 'pack', 'node', 'deno', 'browser'])];
+  lanes = [uncovered(plan(chosen.length ? chosen : ['check', 'pack', 'node', 'deno', 'browser']))];
 } else {
-  const all = plan(['check', 'pack', 'node', 'deno', 'browser']);
+  const all = uncovered(plan(['check', 'pack', 'node', 'deno', 'browser']));
   const first = ['pack', 'node'].flatMap((name) => take(all, name));
   const rest = all.filter((s) => !first.includes(s));
   // The second lane compiles first (the node layer and Chromium and Deno wait for it), and
