@@ -4,8 +4,10 @@ export type { Definition } from './assembler/definition.js';
 export type { Emit, Location, Match, Role } from './assembler/match.js';
 export {
   NodeAssembler,
+  type NodeAssemblerListOptions,
   type NodeAssemblerOptions,
   type NodeChanges,
+  type ReadList,
 } from './assembler/node-assembler.js';
 export {
   Assembler,

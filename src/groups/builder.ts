@@ -3,6 +3,7 @@ import type { ToolNode } from '../definitions/tool-definition.js';
 import { appendAll } from '../internal/append-all.js';
 import { DEV_MODE } from '../internal/dev-mode.js';
 import { FrontList } from '../internal/front-list.js';
+import type { ListChanges, ReadList } from '../internal/list-changes.js';
 import { sameElements } from '../internal/same-elements.js';
 import { type ToolCategory, toolClassifier } from './categories.js';
 import { ChunkedItems, ItemsSnapshot } from './chunked-items.js';
@@ -79,21 +80,7 @@ function sameEntries(map: ReadonlyMap<string, ToolNode>, tools: readonly ToolNod
   return true;
 }
 
-/**
- * How the nodes given to `Builder.build` differ from the last call's (`NodeChanges` of
- * `NodeAssembler`, which the default composition passes on): the first `removed` nodes of the
- * last call were replaced by the first `added` nodes of this one, the last `dropped` (default
- * 0) by the last `appended` (default 0), and, between them, the nodes at the indexes
- * `replaced` (of this call, each ≥ `added` and < length − `appended`) by nodes of the same
- * kind and key; every other node is the last call's, in the same order.
- */
-export interface ListChanges {
-  readonly removed: number;
-  readonly added: number;
-  readonly dropped?: number;
-  readonly appended?: number;
-  readonly replaced: readonly number[];
-}
+export type { ListChanges } from '../internal/list-changes.js';
 
 /**
  * Groups the published nodes, in log order, into a Grouping (in the default composition, the
@@ -152,10 +139,10 @@ export class Builder<Item extends KindedNode = AssistantNode> {
    * of the last call (see `ListChanges`): the Grouping is then patched in O(added + appended +
    * replaced + their groups' sizes + log tools + items / 256) instead of rebuilt. Without it (or when
    * the patch does not apply) every node is visited. `nodes` is only read during the call,
-   * through `length` and `at()` (so the default composition can hand it the NodeAssembler's
-   * own list: `composeTakesList`).
+   * through `length` and `at()` (an array, or the NodeAssembler's own list: see
+   * `NodeAssemblerListOptions`).
    */
-  build(nodes: readonly (Item | ToolNode)[], changes?: ListChanges): Grouping<Item> {
+  build(nodes: ReadList<Item | ToolNode>, changes?: ListChanges): Grouping<Item> {
     if (changes !== undefined) {
       const patched = this.#patch(nodes, changes);
       if (patched !== undefined) return patched;
@@ -187,7 +174,7 @@ export class Builder<Item extends KindedNode = AssistantNode> {
    * first node index (plus `itemBase` and 0: numbers as `#itemOf` and `#firstOf` hold them).
    */
   #regroup(
-    nodes: readonly (Item | ToolNode)[],
+    nodes: ReadList<Item | ToolNode>,
     start: number,
     end: number,
     itemBase: number,
@@ -226,7 +213,7 @@ export class Builder<Item extends KindedNode = AssistantNode> {
    * The last Grouping with `changes` applied; undefined when they do not apply (the state is
    * then rebuilt by a full build).
    */
-  #patch(nodes: readonly (Item | ToolNode)[], changes: ListChanges): Grouping<Item> | undefined {
+  #patch(nodes: ReadList<Item | ToolNode>, changes: ListChanges): Grouping<Item> | undefined {
     const { removed, added, replaced } = changes;
     const dropped = changes.dropped ?? 0;
     const appended = changes.appended ?? 0;
@@ -380,7 +367,7 @@ export class Builder<Item extends KindedNode = AssistantNode> {
    * item of the stretch, and whether an item changed; undefined when the patch does not apply.
    */
   #patchTail(
-    nodes: readonly (Item | ToolNode)[],
+    nodes: ReadList<Item | ToolNode>,
     dropped: number,
   ):
     | { tools: ToolMap; changed: ToolNode[]; node: number; item: number; changedItems: boolean }
