@@ -1,10 +1,10 @@
 import type { Definition } from '../assembler/definition.js';
-import {
-  NodeAssembler,
-  type NodeAssemblerOptions,
-  type NodeChanges,
-  type ReadList,
-} from '../assembler/node-assembler.js';
+import { NodeAssembler } from '../assembler/node-assembler.js';
+import type {
+  NodeAssemblerOptions,
+  NodeChanges,
+  ReadList,
+} from '../assembler/node-assembler-options.js';
 import { type AssistantNode, assistantDefinition } from '../definitions/assistant-definition.js';
 import { toolDefinition } from '../definitions/tool-definition.js';
 import { Builder, type BuilderOptions, type KindedNode } from '../groups/builder.js';
