@@ -38,7 +38,10 @@ export interface Tail<Node> {
   readonly contexts: readonly Ordered<Node>[];
 }
 
-/** What a publication put in order at the front: the Contexts now first, and the ordered ones they replaced. */
+/**
+ * What a publication put in order at the front: the Contexts now first, and the ordered ones
+ * they replaced.
+ */
 export interface Merged<Node> {
   readonly prefix: readonly Ordered<Node>[];
   readonly old: readonly Ordered<Node>[];

@@ -10,7 +10,7 @@ import { compareMatches, type Match } from './match.js';
 export class Context<State = unknown, Node = unknown> extends Ordered<Node> {
   readonly definition: Definition<State, Node>;
   readonly key: string;
-  /** The Definition's place in the NodeAssembler's list (ties between Contexts opened by one event). */
+  /** Its Definition's place in the NodeAssembler's list: breaks ties of one opening event. */
   readonly rank: number;
   /** In log order. */
   matches: Match[] = [];
