@@ -81,6 +81,7 @@ export class NodeAssembler<Node, Published> {
   #published: Published | undefined;
   #hasPublished = false;
 
+  /** Throws a TypeError when `options` has neither a `compose` nor a `composeList` function. */
   constructor(
     options: NodeAssemblerOptions<Node, Published> | NodeAssemblerListOptions<Node, Published>,
   ) {
@@ -95,6 +96,9 @@ export class NodeAssembler<Node, Published> {
     } else {
       this.#compose = options.compose;
       this.#composeList = undefined;
+    }
+    if (typeof (this.#compose ?? this.#composeList) !== 'function') {
+      throw new TypeError('callfold: NodeAssembler needs a compose or a composeList function');
     }
     this.#onError =
       options.onError ??

@@ -95,4 +95,14 @@ describe('NodeAssembler compose and composeList', () => {
     expect(patched.some((c) => c.changes?.added)).to.equal(true);
     expect(patched.every((c) => !c.array)).to.equal(true);
   });
+
+  it('a NodeAssembler without a compose step is a TypeError when made, not when it publishes', () => {
+    const options = { definitions: defaultDefinitions } as unknown as ConstructorParameters<
+      typeof NodeAssembler<Node, number>
+    >[0];
+    expect(() => new NodeAssembler<Node, number>(options)).to.throw(
+      TypeError,
+      'needs a compose or a composeList function',
+    );
+  });
 });
