@@ -1,5 +1,5 @@
 /**
- * `npm run bench:fold`: the conversation-fold benchmark (DESIGN.md, Benchmarks).
+ * `npm run bench:fold`: the conversation-fold benchmark (bench/README.md, "Fold benchmark").
  *
  * Drives the real Assembler, Tool Definition, Builder (groups and their detail) and the row
  * reads a UI makes, with `stream/tool-call-delta` events of 16-character fragments and a

@@ -2,11 +2,13 @@ export type { ArgumentKind } from './arguments/partial-arguments.js';
 export { PartialArguments } from './arguments/partial-arguments.js';
 export type { Definition } from './assembler/definition.js';
 export type { Emit, Location, Match, Role } from './assembler/match.js';
-export {
-  NodeAssembler,
-  type NodeAssemblerOptions,
-  type NodeChanges,
-} from './assembler/node-assembler.js';
+export { NodeAssembler } from './assembler/node-assembler.js';
+export type {
+  NodeAssemblerListOptions,
+  NodeAssemblerOptions,
+  NodeChanges,
+  ReadList,
+} from './assembler/node-assembler-options.js';
 export {
   Assembler,
   type AssemblerOptions,

@@ -8,7 +8,7 @@ import { seededRandom } from './prng.js';
  * publication, computed from the text alone (not through callfold).
  */
 
-/** What a row of the call reads at each publication (DESIGN.md, Elements). */
+/** What a row of the call reads at each publication (elements/README.md, "What a row shows"). */
 export type RowKind =
   /** path once `file_path` is complete, and `stringLength('content', { step })`. */
   | 'write'
@@ -53,7 +53,7 @@ export const ATTEMPT = 'attempt-1';
 export const FRAGMENT = 16;
 export const FLUSH_EVERY = 64;
 export const STEP = 1024;
-/** Shown group details: at most this many grapheme clusters, then "…" (DESIGN.md). */
+/** Shown group details: at most this many grapheme clusters, then "…" (src/groups/detail.ts). */
 const DETAIL_CLUSTERS = 160;
 
 interface CallSpec {
@@ -174,7 +174,7 @@ function exactLength(text: string, length: number, filler: string): string {
   return text.length >= length ? text.slice(0, length) : text + filler.repeat(length - text.length);
 }
 
-/** One `write` of `contentLength` units, file_path first (DESIGN.md, Benchmarks). */
+/** One `write` of `contentLength` units, file_path first (bench/README.md, "Fold benchmark"). */
 export function writeInput(kind: 'prose' | 'code', contentLength: number): FoldInput {
   const random = seededRandom(0x5eed);
   const content =

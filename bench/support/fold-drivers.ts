@@ -69,9 +69,9 @@ const EAGER: Record<RowKind, readonly string[]> = {
 };
 
 /**
- * One row's reads, as `<tool-row>` does them (DESIGN.md, Elements): write/edit show the path
- * once `file_path` is complete and the decoded size in 1024-unit steps (edit: old + new);
- * bash shows the description as it streams.
+ * One row's reads, as `<tool-row>` does them (elements/README.md, "What a row shows"):
+ * write/edit show the path once `file_path` is complete and the decoded size in 1024-unit
+ * steps (edit: old + new); bash shows the description as it streams.
  */
 function readRow(
   args: PartialArguments,

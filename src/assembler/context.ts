@@ -1,13 +1,17 @@
+import { Ordered } from './context-order.js';
 import type { Definition } from './definition.js';
 import { compareMatches, type Match } from './match.js';
 
 /**
  * One lifecycle of one Definition (one key, e.g. one callId): the Matches it holds in log
- * order, the State folded from them and the node last built from that State.
+ * order, the State folded from them and the node last built from that State. The marks of
+ * the order and the node listing are its base class's (`Ordered`).
  */
-export class Context<State = unknown, Node = unknown> {
+export class Context<State = unknown, Node = unknown> extends Ordered<Node> {
   readonly definition: Definition<State, Node>;
   readonly key: string;
+  /** Its Definition's place in the NodeAssembler's list: breaks ties of one opening event. */
+  readonly rank: number;
   /** In log order. */
   matches: Match[] = [];
   state: State | undefined = undefined;
@@ -18,23 +22,12 @@ export class Context<State = unknown, Node = unknown> {
   dirty = false;
   /** The attempt whose stream Matches this Context was last recorded under. */
   liveAttempt: string | undefined = undefined;
-  /** In the Assembler's order of open Contexts (see NodeAssembler `#order`). */
-  ordered = false;
-  /** Opened (or moved) before everything ordered since the last publication. */
-  front = false;
-  /** In `#order`, and its opening moved (or it lost it) since the last publication. */
-  moved = false;
-  /** The publication whose re-listed tail held it (see NodeAssembler `#tail`). */
-  tail = 0;
-  /** How many publications came before it was put at the end of the order (NodeAssembler `#place`). */
-  placed = -1;
-  /** The node's number in the list last composed, valid while `slotEpoch` is the Assembler's. */
-  slot = 0;
-  slotEpoch = 0;
 
-  constructor(definition: Definition<State, Node>, key: string) {
+  constructor(definition: Definition<State, Node>, key: string, rank: number) {
+    super();
     this.definition = definition;
     this.key = key;
+    this.rank = rank;
   }
 
   /**

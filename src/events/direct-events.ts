@@ -63,35 +63,40 @@ export interface EventSink {
 /** Starts a direct source into `sink`; returns what stops it. */
 export type DirectStart = (sink: EventSink) => TeardownLogic;
 
-const starts = new WeakMap<Observable<CallfoldEvent>, DirectStart>();
-
 /**
- * An Observable of the events `start` writes, which `assemble()` can also start with a sink
- * of its own (`directStart`), folding each event as it is built: no Subscriber per event,
- * no event object per continuing delta, and no second validation of the deltas that
- * continue a block already validated (see `EventSink`). The adapters
- * (`fromAnthropicMessages`, …) are made this way. Any operator between the adapter and
- * `assemble()` makes an ordinary Observable, folded the ordinary way.
+ * An Observable of the events its `start` writes, which `assemble()` can also start with a
+ * sink of its own, folding each event as it is built: no Subscriber per event, no event
+ * object per continuing delta, and no second validation of the deltas that continue a block
+ * already validated (see `EventSink`). Made by `directEvents`. An operator between it and
+ * `assemble()` makes an ordinary Observable (rxjs's `lift` does not keep the class), folded
+ * the ordinary way.
  */
-export function directEvents(start: DirectStart): Observable<CallfoldEvent> {
-  const observable = new Observable<CallfoldEvent>((subscriber) =>
-    start({
-      get closed() {
-        return subscriber.closed;
-      },
-      next: (event) => subscriber.next(event),
-      continuation: (block, fragment) => subscriber.next(block.delta(fragment)),
-      joinedEnd: (event) => subscriber.next(event),
-      chunk: () => {},
-      error: (error) => subscriber.error(error),
-      complete: () => subscriber.complete(),
-    }),
-  );
-  starts.set(observable, start);
-  return observable;
+export class DirectEvents extends Observable<CallfoldEvent> {
+  /** Starts the source into a sink of the caller's. */
+  readonly start: DirectStart;
+
+  constructor(start: DirectStart) {
+    super((subscriber) =>
+      start({
+        get closed() {
+          return subscriber.closed;
+        },
+        next: (event) => subscriber.next(event),
+        continuation: (block, fragment) => subscriber.next(block.delta(fragment)),
+        joinedEnd: (event) => subscriber.next(event),
+        chunk: () => {},
+        error: (error) => subscriber.error(error),
+        complete: () => subscriber.complete(),
+      }),
+    );
+    this.start = start;
+  }
 }
 
-/** How to start `source` directly, when it was made by `directEvents`. */
-export function directStart(source: Observable<unknown>): DirectStart | undefined {
-  return starts.get(source as Observable<CallfoldEvent>);
+/**
+ * An Observable of the events `start` writes, which `assemble()` folds directly (see
+ * `DirectEvents`). The adapters (`fromAnthropicMessages`, …) are made this way.
+ */
+export function directEvents(start: DirectStart): DirectEvents {
+  return new DirectEvents(start);
 }

@@ -3,6 +3,7 @@ import type { ToolNode } from '../definitions/tool-definition.js';
 import { appendAll } from '../internal/append-all.js';
 import { DEV_MODE } from '../internal/dev-mode.js';
 import { FrontList } from '../internal/front-list.js';
+import type { ListChanges, ReadList } from '../internal/list-changes.js';
 import { sameElements } from '../internal/same-elements.js';
 import { type ToolCategory, toolClassifier } from './categories.js';
 import { ChunkedItems, ItemsSnapshot } from './chunked-items.js';
@@ -79,21 +80,7 @@ function sameEntries(map: ReadonlyMap<string, ToolNode>, tools: readonly ToolNod
   return true;
 }
 
-/**
- * How the nodes given to `Builder.build` differ from the last call's (`NodeChanges` of
- * `NodeAssembler`, which the default composition passes on): the first `removed` nodes of the
- * last call were replaced by the first `added` nodes of this one, the last `dropped` (default
- * 0) by the last `appended` (default 0), and, between them, the nodes at the indexes
- * `replaced` (of this call, each ≥ `added` and < length − `appended`) by nodes of the same
- * kind and key; every other node is the last call's, in the same order.
- */
-export interface ListChanges {
-  readonly removed: number;
-  readonly added: number;
-  readonly dropped?: number;
-  readonly appended?: number;
-  readonly replaced: readonly number[];
-}
+export type { ListChanges } from '../internal/list-changes.js';
 
 /**
  * Groups the published nodes, in log order, into a Grouping (in the default composition, the
@@ -140,6 +127,9 @@ export class Builder<Item extends KindedNode = AssistantNode> {
   #nodeBase = 0;
   /** Tool nodes of the last call: `tools.size` unless callIds repeat (then no front patch). */
   #toolCount = 0;
+  /** The items a patch in progress changed, as indexes of the new items: `[from, to)`. */
+  #changedFrom = Number.POSITIVE_INFINITY;
+  #changedTo = 0;
 
   /** Throws a RangeError when `options.categories` maps a name to an unknown category. */
   constructor(options: BuilderOptions = {}) {
@@ -152,10 +142,10 @@ export class Builder<Item extends KindedNode = AssistantNode> {
    * of the last call (see `ListChanges`): the Grouping is then patched in O(added + appended +
    * replaced + their groups' sizes + log tools + items / 256) instead of rebuilt. Without it (or when
    * the patch does not apply) every node is visited. `nodes` is only read during the call,
-   * through `length` and `at()` (so the default composition can hand it the NodeAssembler's
-   * own list: `composeTakesList`).
+   * through `length` and `at()` (an array, or the NodeAssembler's own list: see
+   * `NodeAssemblerListOptions`).
    */
-  build(nodes: readonly (Item | ToolNode)[], changes?: ListChanges): Grouping<Item> {
+  build(nodes: ReadList<Item | ToolNode>, changes?: ListChanges): Grouping<Item> {
     if (changes !== undefined) {
       const patched = this.#patch(nodes, changes);
       if (patched !== undefined) return patched;
@@ -187,7 +177,7 @@ export class Builder<Item extends KindedNode = AssistantNode> {
    * first node index (plus `itemBase` and 0: numbers as `#itemOf` and `#firstOf` hold them).
    */
   #regroup(
-    nodes: readonly (Item | ToolNode)[],
+    nodes: ReadList<Item | ToolNode>,
     start: number,
     end: number,
     itemBase: number,
@@ -223,126 +213,167 @@ export class Builder<Item extends KindedNode = AssistantNode> {
   }
 
   /**
-   * The last Grouping with `changes` applied; undefined when they do not apply (the state is
-   * then rebuilt by a full build).
+   * The last Grouping with `changes` applied, in their three steps (`#patchFront`,
+   * `#patchTail`, `#patchReplaced`); undefined when they do not apply (the state is then
+   * rebuilt by a full build).
    */
-  #patch(nodes: readonly (Item | ToolNode)[], changes: ListChanges): Grouping<Item> | undefined {
+  #patch(nodes: ReadList<Item | ToolNode>, changes: ListChanges): Grouping<Item> | undefined {
     const { removed, added, replaced } = changes;
     const dropped = changes.dropped ?? 0;
     const appended = changes.appended ?? 0;
-    const itemOf = this.#itemOf;
-    const firstOf = this.#firstOf;
-    const previous = this.#grouping;
-    const mirror = this.#items;
-    const last = itemOf?.length ?? -1;
+    const last = this.#itemOf?.length ?? -1;
     if (
-      !itemOf ||
-      !firstOf ||
+      !this.#itemOf ||
+      !this.#firstOf ||
       removed + dropped > last ||
       nodes.length !== last - removed + added - dropped + appended
     ) {
       return undefined;
     }
     if ((removed > 0 || added > 0) && (dropped > 0 || appended > 0)) return undefined;
-    // The front: the nodes added, and the rest of the old group they may join. The old items
-    // before `kept` are replaced by the front's items.
-    let kept = 0;
+    const previous = this.#grouping;
+    this.#changedFrom = Number.POSITIVE_INFINITY;
+    this.#changedTo = 0;
+    let tools = previous.tools as ToolMap;
+    // The nodes regrouped at the front, and the first node of the end regrouped.
     let front = 0;
-    if (removed > 0 || added > 0) {
-      front = added;
-      if (removed === last) {
-        kept = mirror.length;
-      } else {
-        kept = itemOf.at(removed) - this.#itemBase;
-        const item = mirror.at(kept);
-        if (item.kind === 'group') {
-          const first = firstOf.at(kept) - this.#nodeBase;
-          front += first + (item as GroupNode).tools.length - removed;
-          kept++;
-        }
-      }
-    }
-    let changedItems = false;
-    // The stretch of items replaced, as indexes of the new items: [changedFrom, changedTo).
-    let changedFrom = Number.POSITIVE_INFINITY;
-    let changedTo = 0;
-    let tools: ToolMap | undefined = previous.tools as ToolMap;
-    let toolCount = this.#toolCount;
-    const nodeBase = this.#nodeBase - (added - removed);
-    if (front > 0 || kept > 0) {
-      if (toolCount !== previous.tools.size) return undefined;
-      if (DEV_MODE) groupProbe.composed += front;
-      const region = this.#regroup(nodes, 0, front, 0);
-      const replacedTools: ToolNode[] = [];
-      for (let k = 0; k < kept; k++) {
-        const item = mirror.at(k);
-        if (item.kind === 'group') appendAll(replacedTools, (item as GroupNode).tools);
-      }
-      const oldTools = replacedTools.length;
-      // A page of other nodes alone (a response, a turn) regroups the first tools as they
-      // were: the map stays the same object.
-      if (!sameElements(replacedTools, region.tools)) {
-        tools = tools.prepended(oldTools, region.tools);
-        if (tools === undefined) return undefined;
-      }
-      toolCount += region.tools.length - oldTools;
-      for (let k = 0; k < kept; k++) {
-        const item = mirror.at(k);
-        if (item.kind === 'group') this.#groups.delete((item as GroupNode).id);
-      }
-      for (const item of region.items) {
-        if (item.kind === 'group') this.#groups.set((item as GroupNode).id, item as GroupNode);
-      }
-      this.#itemBase += kept - region.items.length;
-      const itemBase = this.#itemBase;
-      const regionItemOf = region.itemOf.map((item) => item + itemBase);
-      const regionFirstOf = region.firstOf.map((node) => node + nodeBase);
-      mirror.replaceFront(kept, region.items);
-      itemOf.replaceFront(front - (added - removed), regionItemOf);
-      firstOf.replaceFront(kept, regionFirstOf);
-      this.#nodeBase = nodeBase;
-      this.#toolCount = toolCount;
-      changedItems = true;
-      changedFrom = 0;
-      changedTo = region.items.length;
-    }
-    // The end: the nodes appended, and the group the last node kept may continue. The old
-    // items from `tailItem` on are replaced by that stretch's items.
-    let tailNode = nodes.length;
+    let end = nodes.length;
     let changed: ToolNode[] = [];
+    if (removed > 0 || added > 0) {
+      const patched = this.#patchFront(nodes, removed, added);
+      if (patched === undefined) return undefined;
+      front = patched.front;
+      tools = patched.tools;
+    }
     if (dropped > 0 || appended > 0) {
       const tail = this.#patchTail(nodes, dropped);
       if (tail === undefined) return undefined;
       tools = tail.tools;
       changed = tail.changed;
-      tailNode = tail.node;
-      if (tail.changedItems) {
-        changedItems = true;
-        changedFrom = Math.min(changedFrom, tail.item);
-        changedTo = mirror.length;
+      end = tail.node;
+      if (tail.changedItems) this.#changedItems(tail.item, this.#items.length);
+    }
+    if (!this.#patchReplaced(nodes, replaced, front, end, changed)) return undefined;
+    tools = tools.with(changed);
+    const from = this.#changedFrom;
+    if (from === Number.POSITIVE_INFINITY && tools === previous.tools) return previous;
+    if (from !== Number.POSITIVE_INFINITY) {
+      const mirror = this.#items;
+      this.#snapshot = mirror.snapshot(this.#kept(from, mirror.length - this.#changedTo));
+    }
+    this.#grouping = grouping(this.#snapshot, tools);
+    return this.#grouping;
+  }
+
+  /** Records that the items `[from, to)` (indexes of the new items) changed. */
+  #changedItems(from: number, to: number): void {
+    this.#changedFrom = Math.min(this.#changedFrom, from);
+    this.#changedTo = Math.max(this.#changedTo, to);
+  }
+
+  /**
+   * Applies the front of `ListChanges` (the first `removed` nodes replaced by the first
+   * `added`): regroups the nodes added and the rest of the old group they may join, whose
+   * old items are replaced by the front's. Returns how many nodes it regrouped and the tools
+   * map with the front's tools; undefined when the patch does not apply.
+   */
+  #patchFront(
+    nodes: ReadList<Item | ToolNode>,
+    removed: number,
+    added: number,
+  ): { front: number; tools: ToolMap } | undefined {
+    const itemOf = this.#itemOf as FrontList<number>;
+    const firstOf = this.#firstOf as FrontList<number>;
+    const mirror = this.#items;
+    const previous = this.#grouping.tools as ToolMap;
+    // The old items before `kept` are replaced by the front's items.
+    let kept: number;
+    let front = added;
+    if (removed === itemOf.length) {
+      kept = mirror.length;
+    } else {
+      kept = itemOf.at(removed) - this.#itemBase;
+      const item = mirror.at(kept);
+      if (item.kind === 'group') {
+        const first = firstOf.at(kept) - this.#nodeBase;
+        front += first + (item as GroupNode).tools.length - removed;
+        kept++;
       }
     }
+    if (front === 0 && kept === 0) return { front, tools: previous };
+    if (this.#toolCount !== previous.size) return undefined;
+    if (DEV_MODE) groupProbe.composed += front;
+    const region = this.#regroup(nodes, 0, front, 0);
+    const replacedTools: ToolNode[] = [];
+    for (let k = 0; k < kept; k++) {
+      const item = mirror.at(k);
+      if (item.kind === 'group') appendAll(replacedTools, (item as GroupNode).tools);
+    }
+    const oldTools = replacedTools.length;
+    // A page of other nodes alone (a response, a turn) regroups the first tools as they
+    // were: the map stays the same object.
+    let tools: ToolMap | undefined = previous;
+    if (!sameElements(replacedTools, region.tools)) {
+      tools = previous.prepended(oldTools, region.tools);
+      if (tools === undefined) return undefined;
+    }
+    for (let k = 0; k < kept; k++) {
+      const item = mirror.at(k);
+      if (item.kind === 'group') this.#groups.delete((item as GroupNode).id);
+    }
+    for (const item of region.items) {
+      if (item.kind === 'group') this.#groups.set((item as GroupNode).id, item as GroupNode);
+    }
+    const nodeBase = this.#nodeBase - (added - removed);
+    this.#itemBase += kept - region.items.length;
     const itemBase = this.#itemBase;
+    const regionItemOf = region.itemOf.map((item) => item + itemBase);
+    const regionFirstOf = region.firstOf.map((node) => node + nodeBase);
+    mirror.replaceFront(kept, region.items);
+    itemOf.replaceFront(front - (added - removed), regionItemOf);
+    firstOf.replaceFront(kept, regionFirstOf);
+    this.#nodeBase = nodeBase;
+    this.#toolCount += region.tools.length - oldTools;
+    this.#changedItems(0, region.items.length);
+    return { front, tools };
+  }
+
+  /**
+   * Applies the replaced indexes of `ListChanges` between the front and the end already
+   * regrouped (`[front, end)`): an item that is not a tool takes its place; a tool is added
+   * to `changed` (for the tools map) and its group is made again. False when the patch does
+   * not apply (a node of another kind or callId at that place).
+   */
+  #patchReplaced(
+    nodes: ReadList<Item | ToolNode>,
+    replaced: readonly number[],
+    front: number,
+    end: number,
+    changed: ToolNode[],
+  ): boolean {
+    const itemOf = this.#itemOf as FrontList<number>;
+    const firstOf = this.#firstOf as FrontList<number>;
+    const mirror = this.#items;
+    const itemBase = this.#itemBase;
+    const nodeBase = this.#nodeBase;
     const groups = new Set<number>();
     for (const i of replaced) {
-      if (i < front || i >= tailNode) continue;
+      if (i < front || i >= end) continue;
       const node = nodes.at(i) as Item | ToolNode;
       const at = itemOf.at(i) - itemBase;
       const before = mirror.at(at);
       if (DEV_MODE) groupProbe.composed++;
       if (isTool(node)) {
-        if (before.kind !== 'group') return undefined;
+        if (before.kind !== 'group') return false;
         const group = before as GroupNode;
         const old = group.tools[i - (firstOf.at(at) - nodeBase)];
-        if (old?.callId !== node.callId) return undefined;
+        if (old?.callId !== node.callId) return false;
         changed.push(node);
         groups.add(at);
       } else {
-        if (before.kind === 'group') return undefined;
+        if (before.kind === 'group') return false;
         mirror.set(at, node);
-        changedItems = true;
-        changedFrom = Math.min(changedFrom, at);
-        changedTo = Math.max(changedTo, at + 1);
+        this.#changedItems(at, at + 1);
       }
     }
     for (const at of groups) {
@@ -356,19 +387,10 @@ export class Builder<Item extends KindedNode = AssistantNode> {
       this.#groups.set(group.id, group);
       if (group !== before) {
         mirror.set(at, group);
-        changedItems = true;
-        changedFrom = Math.min(changedFrom, at);
-        changedTo = Math.max(changedTo, at + 1);
+        this.#changedItems(at, at + 1);
       }
     }
-    tools = (tools as ToolMap).with(changed);
-    if (!changedItems && tools === previous.tools) return previous;
-    if (changedItems) {
-      const kept = this.#kept(changedFrom, mirror.length - changedTo);
-      this.#snapshot = mirror.snapshot(kept);
-    }
-    this.#grouping = grouping(this.#snapshot, tools);
-    return this.#grouping;
+    return true;
   }
 
   /**
@@ -380,7 +402,7 @@ export class Builder<Item extends KindedNode = AssistantNode> {
    * item of the stretch, and whether an item changed; undefined when the patch does not apply.
    */
   #patchTail(
-    nodes: readonly (Item | ToolNode)[],
+    nodes: ReadList<Item | ToolNode>,
     dropped: number,
   ):
     | { tools: ToolMap; changed: ToolNode[]; node: number; item: number; changedItems: boolean }

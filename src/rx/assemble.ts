@@ -7,7 +7,7 @@ import {
 } from 'rxjs';
 import { Assembler, type AssemblerOptions } from '../conversation/assembler.js';
 import type { Conversation } from '../conversation/conversation.js';
-import { directStart, type EventSink } from '../events/direct-events.js';
+import { DirectEvents, type EventSink } from '../events/direct-events.js';
 import type { BlockEndEvent, CallfoldEvent } from '../events/types.js';
 import { EventError } from '../events/validate.js';
 import type { KindedNode } from '../groups/builder.js';
@@ -79,7 +79,10 @@ export function assemble<Extra extends KindedNode = never>(
   return (source) =>
     new Observable<Conversation<Extra>>((subscriber) => {
       const scheduler = options.scheduler ?? publicationScheduler();
-      let assembler: Assembler<Extra> | null = new Assembler(options);
+      // An adapter's events are folded as it builds them: see DirectFold.
+      const start = source instanceof DirectEvents ? source.start : undefined;
+      const direct = start ? new DirectFold<Extra>(options) : undefined;
+      let assembler: Assembler<Extra> | null = direct ?? new Assembler<Extra>(options);
       // The empty Conversation is the baseline, not a change: it is never emitted.
       let last = assembler.publish();
       let scheduled = false;
@@ -134,11 +137,8 @@ export function assemble<Extra extends KindedNode = never>(
         }
       };
 
-      const start = directStart(source);
       let inner: TeardownLogic;
-      if (start) {
-        // An adapter's events, folded as it builds them: see DirectFold.
-        const direct = new DirectFold(assembler, options.now ?? Date.now);
+      if (start && direct) {
         drain = () => direct.drain();
         /** Folds one whole event; a failure goes to `reject` with that event. */
         const folding =

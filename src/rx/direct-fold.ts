@@ -1,14 +1,15 @@
-import { type NodeAssembler, pushChecked } from '../assembler/node-assembler.js';
 import { assemblerProbe } from '../assembler/probe.js';
+import { Assembler, type AssemblerOptions } from '../conversation/assembler.js';
 import type { StreamedBlock } from '../events/direct-events.js';
 import { vouchJoined } from '../events/joined-ends.js';
 import type { BlockEndEvent, CallfoldEvent } from '../events/types.js';
 import { parseEvent } from '../events/validate.js';
+import type { KindedNode } from '../groups/builder.js';
 import { DEV_MODE } from '../internal/dev-mode.js';
 
 /**
- * How `assemble()` folds the events of a direct source (an adapter: see `directEvents`) into
- * its Assembler, between two publications (docs/decisions/0009-direct-adapter-fold.md,
+ * The Assembler of `assemble()` over a direct source (an adapter: see `DirectEvents`), and
+ * how it folds that source's events between two publications (docs/decisions/0009-direct-adapter-fold.md,
  * docs/decisions/0010-one-copy-of-streamed-text.md):
  *
  * 1. Every event is validated (`parseEvent`) before it is folded, except the continuations
@@ -29,9 +30,10 @@ import { DEV_MODE } from '../internal/dev-mode.js';
  *    node or a time.
  * 4. A block end the source vouches for (`EventSink.joinedEnd`) is marked for the Tool
  *    Definition (`vouchJoined`) once validated: every delta of its block was folded here.
+ *
+ * It folds what it validated itself through `pushChecked`, and publishes as any Assembler.
  */
-export class DirectFold<Node, Published> {
-  readonly #assembler: NodeAssembler<Node, Published>;
+export class DirectFold<Extra extends KindedNode = never> extends Assembler<Extra> {
   readonly #now: () => number;
   #at = 0;
   /** A chunk arrived since the clock was read. */
@@ -42,9 +44,10 @@ export class DirectFold<Node, Published> {
   readonly #runs: StreamedBlock[] = [];
   readonly #runTimes: number[] = [];
 
-  constructor(assembler: NodeAssembler<Node, Published>, now: () => number) {
-    this.#assembler = assembler;
-    this.#now = now;
+  /** As `Assembler`'s; `now` is read once per provider chunk (see 2. above). */
+  constructor(options: AssemblerOptions<Extra> = {}) {
+    super(options);
+    this.#now = options.now ?? Date.now;
   }
 
   /** A provider chunk begins. */
@@ -57,7 +60,7 @@ export class DirectFold<Node, Published> {
     this.drain();
     if (DEV_MODE) assemblerProbe.validated++;
     parseEvent(event);
-    pushChecked(this.#assembler, event, this.#time());
+    this.pushChecked(event, this.#time());
   }
 
   /** Folds a block end whose text is its block's deltas joined (see `EventSink`). */
@@ -66,7 +69,7 @@ export class DirectFold<Node, Published> {
     if (DEV_MODE) assemblerProbe.validated++;
     parseEvent(event);
     vouchJoined(event);
-    pushChecked(this.#assembler, event, this.#time());
+    this.pushChecked(event, this.#time());
   }
 
   /**
@@ -103,11 +106,11 @@ export class DirectFold<Node, Published> {
       const run = runs[i] as StreamedBlock;
       const at = times[i] as number;
       const pieces = run.pieces();
-      if (pieces.length === 0) pushChecked(this.#assembler, run.delta(''), at);
+      if (pieces.length === 0) this.pushChecked(run.delta(''), at);
       // One delta per piece the block keeps: the reader keeps each piece as it is (a chunk of
       // its own: `ArgumentSource.join`), where one delta of the pieces joined would be copied
       // into one new string the first time the reader reads it.
-      for (const piece of pieces) pushChecked(this.#assembler, run.delta(piece), at);
+      for (const piece of pieces) this.pushChecked(run.delta(piece), at);
     }
   }
 
