@@ -11,7 +11,7 @@ import type { ToolTimelineElement } from '../../elements/classes.js';
 import type { CallfoldEvent, MessageBlock, SessionEvent } from '../../src/events/types.js';
 import { Assembler, type Conversation } from '../../src/index.js';
 import { writeDeltas } from '../../test/assembler/support/events.js';
-import { pick, seededRandom } from '../support/prng.js';
+import { pick, prng } from '../../test/support/prng.js';
 
 export interface FirstRenderResult {
   readonly calls: number;
@@ -116,7 +116,7 @@ function argsOf(random: () => number, name: string, id: string): string {
  * items alternate text and group), their calls and results. Seeded: the same every run.
  */
 function history(calls: number): SessionEvent[] {
-  const random = seededRandom(0x7133);
+  const random = prng(0x7133);
   const log: SessionEvent[] = [];
   let seq = 1;
   let call = 0;
