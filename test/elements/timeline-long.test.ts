@@ -12,11 +12,10 @@ import '../../elements/tool-timeline.js';
 import { ToolTimelineElement } from '../../elements/classes.js';
 import { chunkRevealDefaults } from '../../elements/internal/chunk-reveal-controller.js';
 import type { Chunk } from '../../elements/internal/timeline-chunks.js';
-import { Assembler } from '../../src/conversation/assembler.js';
 import type { Conversation } from '../../src/conversation/conversation.js';
-import type { MessageBlock, SessionEvent } from '../../src/events/types.js';
 import { liveWriteBatches } from '../assembler/support/events.js';
 import { describe, it } from '../harness.js';
+import { settled } from './settled-history.js';
 
 /** Every chunk renders at once (negative control of the waiting chunks). */
 class EagerTimeline extends ToolTimelineElement {
@@ -55,49 +54,6 @@ customElements.define('one-section-timeline', OneSectionTimeline);
 customElements.define('eager-timeline', EagerTimeline);
 customElements.define('viewport-timeline', ViewportTimeline);
 customElements.define('one-chunk-timeline', OneChunkTimeline);
-
-/** `calls` settled calls: responses of one line of text and 1–4 tool uses, calls, results. */
-function history(calls: number): SessionEvent[] {
-  const log: SessionEvent[] = [];
-  let seq = 1;
-  for (let call = 0, round = 0; call < calls; round++) {
-    const n = Math.min(calls - call, 1 + (round % 4));
-    const ids = Array.from({ length: n }, () => `c${call++}`);
-    const blocks: MessageBlock[] = [
-      { type: 'text', text: `Step ${round}` },
-      ...ids.map((callId) => ({
-        type: 'tool-use' as const,
-        callId,
-        name: 'Read',
-        argsText: `{"file_path":"/src/${callId}.ts"}`,
-      })),
-    ];
-    log.push({
-      type: 'assistant/message',
-      seq: seq++,
-      messageId: `m${round}`,
-      attemptId: `a${round}`,
-      blocks,
-    });
-    for (const callId of ids) {
-      log.push({
-        type: 'tool/call',
-        seq: seq++,
-        callId,
-        name: 'Read',
-        args: `{"file_path":"/src/${callId}.ts"}`,
-      });
-      log.push({ type: 'tool/result', seq: seq++, callId, output: `read ${callId}` });
-    }
-  }
-  return log;
-}
-
-function settled(calls: number): { assembler: Assembler; conversation: Conversation } {
-  const assembler = new Assembler({ now: () => 1_000 });
-  assembler.push(history(calls));
-  return { assembler, conversation: assembler.publish() };
-}
 
 const groupsIn = (conversation: Conversation) =>
   conversation.items.filter((item) => item.kind === 'group').length;
