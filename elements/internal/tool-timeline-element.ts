@@ -58,7 +58,9 @@ import { toolTimelineStyles } from './tool-timeline-styles.js';
  * starts as an empty box of its estimated height and gets its elements when it comes within
  * a viewport of the screen, or in idle time (newest first), so after a moment every item is
  * in the DOM: findable with find-in-page, reachable with Tab and by screen readers. A chunk that rendered stays rendered. Rows of collapsed groups are
- * not rendered at all (see `<tool-group>`), so find-in-page does not see them.
+ * not rendered at all (see `<tool-group>`), so find-in-page does not see them. A subclass
+ * tunes this by passing `ChunkRevealOptions` (chunk and section sizes, eager chunks, idle
+ * fill) to the constructor; `chunkRevealDefaults` are the defaults above.
  *
  * Registering `tool-timeline` (`callfold/elements/tool-timeline`) also registers
  * `tool-group` and `tool-row`.
