@@ -301,12 +301,18 @@ export class ToolTimelineElement extends LitElement {
             item.kind === 'assistant'
               ? assistantView(item, this.#labels.reasoning)
               : item.kind === 'turn'
-                ? (this.renderTurn?.(item) ?? turnView(item))
+                ? this.#turn(item)
                 : this.#group(item),
           )}
         </div>`;
       },
     );
+  }
+
+  /** A turn as `renderTurn` draws it, or the built-in separator when it returns undefined. */
+  #turn(turn: TurnNode): unknown {
+    const custom = this.renderTurn?.(turn);
+    return custom !== undefined ? custom : turnView(turn);
   }
 
   #group(group: GroupNode): TemplateResult {
