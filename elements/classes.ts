@@ -2,6 +2,11 @@
  * The element classes and their types, without registering any tag: extend them, or define
  * them under your own tags. `callfold/elements/index` registers the default tags.
  */
+export {
+  type ChunkRevealOptions,
+  chunkRevealDefaults,
+  type IdleScheduler,
+} from './internal/chunk-reveal-controller.js';
 export type {
   ToolApprovalDetail,
   ToolApprovalEvent,

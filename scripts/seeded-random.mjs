@@ -1,5 +1,5 @@
 // mulberry32: a small 32-bit PRNG for the generators of recorded data (a fixed seed fixes
-// every byte they write). bench/support/prng.ts is the same generator for TypeScript.
+// every byte they write). test/support/prng.ts (tests and benchmarks) is the same generator in TypeScript.
 /**
  * @param {number} seed
  * @returns {() => number} numbers in [0, 1)

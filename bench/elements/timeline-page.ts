@@ -7,11 +7,11 @@
  */
 import { LitElement } from 'lit';
 import '../../elements/tool-timeline.js';
-import type { ToolTimelineElement } from '../../elements/classes.js';
+import { ToolTimelineElement } from '../../elements/classes.js';
 import type { CallfoldEvent, MessageBlock, SessionEvent } from '../../src/events/types.js';
 import { Assembler, type Conversation } from '../../src/index.js';
 import { writeDeltas } from '../../test/assembler/support/events.js';
-import { pick, seededRandom } from '../support/prng.js';
+import { pick, prng } from '../../test/support/prng.js';
 
 export interface FirstRenderResult {
   readonly calls: number;
@@ -116,7 +116,7 @@ function argsOf(random: () => number, name: string, id: string): string {
  * items alternate text and group), their calls and results. Seeded: the same every run.
  */
 function history(calls: number): SessionEvent[] {
-  const random = seededRandom(0x7133);
+  const random = prng(0x7133);
   const log: SessionEvent[] = [];
   let seq = 1;
   let call = 0;
@@ -208,10 +208,11 @@ function groupCount(conversation: Conversation): number {
   return groups;
 }
 
-async function fresh(expanded: boolean): Promise<ToolTimelineElement> {
+/** A new `<tool-timeline>` in the page (the only one); `fill: false` turns its idle fill off. */
+async function fresh(expanded: boolean, fill = true): Promise<ToolTimelineElement> {
   for (const old of document.querySelectorAll('tool-timeline')) old.remove();
   window.scrollTo(0, 0);
-  const timeline = document.createElement('tool-timeline');
+  const timeline = new ToolTimelineElement({ fillWhenIdle: fill });
   timeline.expandGroups = expanded;
   document.body.append(timeline);
   await timeline.updateComplete;
@@ -277,8 +278,7 @@ window.timelineStream = async (calls, expanded, deltasPerFrame, fill = true) => 
   const conversation = assembler.publish();
   // Without the idle fill (diagnosis: does the DOM of every rendered item cost the frames?)
   // only the first and last chunks render.
-  (customElements.get('tool-timeline') as unknown as { fillWhenIdle: boolean }).fillWhenIdle = fill;
-  const timeline = await fresh(expanded);
+  const timeline = await fresh(expanded, fill);
   timeline.conversation = conversation;
   if (fill) await filled(timeline, conversation, performance.now());
   else await timeline.updateComplete;

@@ -1,4 +1,4 @@
-import { pick, seededRandom } from './prng.js';
+import { pick, prng } from '../../test/support/prng.js';
 
 /**
  * Deterministic `write` tool arguments for the benchmarks: `{"file_path":…,"content":…}`,
@@ -37,7 +37,7 @@ export function buildWriteArguments(options: WriteArgumentsOptions): WriteArgume
   const { kind, contentLength } = options;
   const fragmentSize = options.fragmentSize ?? 16;
   const flushEvery = options.flushEvery ?? 64;
-  const random = seededRandom(options.seed ?? 0x5eed);
+  const random = prng(options.seed ?? 0x5eed);
   const content =
     kind === 'prose' ? proseContent(random, contentLength) : codeContent(random, contentLength);
   const path = kind === 'prose' ? '/src/docs/streaming-notes.md' : '/src/arguments/generated.ts';

@@ -1,6 +1,6 @@
 import type { ToolCallDeltaEvent } from '../../src/events/types.js';
+import { prng } from '../../test/support/prng.js';
 import { codeContent, cutFragments, decodedLengthsAt, proseContent } from './content.js';
-import { seededRandom } from './prng.js';
 
 /**
  * Deterministic inputs of the fold benchmark: tool calls whose argument text streams as
@@ -176,7 +176,7 @@ function exactLength(text: string, length: number, filler: string): string {
 
 /** One `write` of `contentLength` units, file_path first (bench/README.md, "Fold benchmark"). */
 export function writeInput(kind: 'prose' | 'code', contentLength: number): FoldInput {
-  const random = seededRandom(0x5eed);
+  const random = prng(0x5eed);
   const content =
     kind === 'prose' ? proseContent(random, contentLength) : codeContent(random, contentLength);
   const path = kind === 'prose' ? '/src/docs/streaming-notes.md' : '/src/arguments/generated.ts';
@@ -188,13 +188,13 @@ export function writeInput(kind: 'prose' | 'code', contentLength: number): FoldI
 /** A 240-character description, then a `commandLength`-unit command (a heredoc of code). */
 export function bashInput(commandLength: number): FoldInput {
   const description = exactLength(
-    proseContent(seededRandom(0xba54), 400).replace(/\s+/g, ' ').trim(),
+    proseContent(prng(0xba54), 400).replace(/\s+/g, ' ').trim(),
     240,
     '.',
   );
   const head = "cat > /tmp/callfold/generated.ts <<'EOF'\n";
   const tail = '\nEOF\nnode --check /tmp/callfold/generated.ts && wc -c /tmp/callfold/generated.ts';
-  const body = codeContent(seededRandom(0xc0de), commandLength - head.length - tail.length);
+  const body = codeContent(prng(0xc0de), commandLength - head.length - tail.length);
   const command = head + body + tail;
   if (command.length !== commandLength) throw new Error('bash fixture: wrong command length');
   return streamCalls('bash', [
@@ -211,8 +211,8 @@ export function editInput(each: number): FoldInput {
       row: 'edit',
       values: {
         file_path: '/src/arguments/argument-index.ts',
-        old_string: codeContent(seededRandom(0xe1), each),
-        new_string: codeContent(seededRandom(0xe2), each),
+        old_string: codeContent(prng(0xe1), each),
+        new_string: codeContent(prng(0xe2), each),
       },
     },
   ]);
@@ -222,7 +222,7 @@ export function editInput(each: number): FoldInput {
 export function interleavedInput(calls: number, each: number): FoldInput {
   const specs: CallSpec[] = [];
   for (let i = 0; i < calls; i++) {
-    const random = seededRandom(0x1000 + i);
+    const random = prng(0x1000 + i);
     const kind = i % 2 === 0 ? 'prose' : 'code';
     const name = String(i).padStart(2, '0');
     specs.push({

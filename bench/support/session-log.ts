@@ -1,6 +1,6 @@
 import type { Conversation } from '../../src/conversation/conversation.js';
 import type { MessageBlock, SessionEvent, StreamEvent } from '../../src/events/types.js';
-import { pick, seededRandom } from './prng.js';
+import { pick, prng } from '../../test/support/prng.js';
 
 /**
  * A long agent session's durable log, for the sessions benchmark: turns, each with an
@@ -9,7 +9,7 @@ import { pick, seededRandom } from './prng.js';
  * worker.
  */
 export function sessionLog(events: number, seed = 0x10c): SessionEvent[] {
-  const random = seededRandom(seed);
+  const random = prng(seed);
   const log: SessionEvent[] = [];
   let seq = 1;
   let turn = 0;

@@ -1,31 +1,26 @@
-import { html, LitElement, nothing, type PropertyValues, type TemplateResult } from 'lit';
+import { html, LitElement, type PropertyValues, type TemplateResult } from 'lit';
 import { guard } from 'lit/directives/guard.js';
 import { repeat } from 'lit/directives/repeat.js';
 import { styleMap } from 'lit/directives/style-map.js';
-import type { Observable, Subscription } from 'rxjs';
+import type { Observable } from 'rxjs';
 import {
   type AssembleInput,
   type AssembleOptions,
-  type AssistantNode,
-  assemble,
   type Conversation,
   definitionsWithTurns,
   type GroupNode,
   type TurnNode,
 } from '../../src/index.js';
-import { clipAt } from './clip.js';
+import { estimatedHeight } from './chunk-height.js';
+import { ChunkRevealController, type ChunkRevealOptions } from './chunk-reveal-controller.js';
 import { emit, type ToolGroupToggleEvent } from './events.js';
+import { FoldController } from './fold-controller.js';
 import { englishLabels, resolveLabels, type ToolLabels } from './labels.js';
 import { groupExportParts } from './parts.js';
 import type { ToolClassifier, ToolRenderer, TurnRenderer } from './render-tool.js';
 import { theme } from './theme.js';
-import {
-  type Chunk,
-  itemKey,
-  type Section,
-  TimelineChunks,
-  type TimelineItem,
-} from './timeline-chunks.js';
+import { type Chunk, itemKey, type Section } from './timeline-chunks.js';
+import { assistantView, turnView } from './timeline-item-views.js';
 import { toolTimelineStyles } from './tool-timeline-styles.js';
 
 /**
@@ -63,7 +58,9 @@ import { toolTimelineStyles } from './tool-timeline-styles.js';
  * starts as an empty box of its estimated height and gets its elements when it comes within
  * a viewport of the screen, or in idle time (newest first), so after a moment every item is
  * in the DOM: findable with find-in-page, reachable with Tab and by screen readers. A chunk that rendered stays rendered. Rows of collapsed groups are
- * not rendered at all (see `<tool-group>`), so find-in-page does not see them.
+ * not rendered at all (see `<tool-group>`), so find-in-page does not see them. A subclass
+ * tunes this by passing `ChunkRevealOptions` (chunk and section sizes, eager chunks, idle
+ * fill) to the constructor; `chunkRevealDefaults` are the defaults above.
  *
  * Registering `tool-timeline` (`callfold/elements/tool-timeline`) also registers
  * `tool-group` and `tool-row`.
@@ -178,56 +175,23 @@ export class ToolTimelineElement extends LitElement {
    */
   declare labels: Partial<ToolLabels> | undefined;
 
-  /**
-   * Items per chunk. Internal tuning, read when the element is created; a subclass may
-   * change it (the tests' negative controls do).
-   * @internal
-   */
-  static chunkSize = 32;
-  /**
-   * Chunks per section: the template walks the sections, and only the chunks of a section
-   * that changed. Internal tuning like `chunkSize`.
-   * @internal
-   */
-  static sectionSize = 32;
-  /**
-   * Chunks rendered at once at each end of the timeline; the others wait until they come
-   * near the viewport, or for idle time.
-   * @internal
-   */
-  static eagerChunks = 2;
-  /**
-   * Whether waiting chunks render in idle time too (else only near the viewport).
-   * @internal
-   */
-  static fillWhenIdle = true;
-
   #labels: ToolLabels = englishLabels;
-  readonly #chunks = new TimelineChunks(
-    (this.constructor as typeof ToolTimelineElement).chunkSize,
-    (this.constructor as typeof ToolTimelineElement).sectionSize,
-  );
-  /** Renders waiting chunks that come within a viewport of the screen. */
-  #observer: IntersectionObserver | undefined;
-  /** Waiting chunk elements may have been (re)created: observe them after the update. */
-  #observe = false;
-  /** The pending idle callback that renders waiting chunks. */
-  #idle: (() => void) | undefined;
-
-  #source: Observable<AssembleInput> | undefined;
-  #assembleOptions: AssembleOptions<TurnNode> | undefined;
-  #subscription: Subscription | null = null;
-  #subscribed: {
-    source: Observable<AssembleInput>;
-    options: AssembleOptions<TurnNode> | undefined;
-  } | null = null;
-  /** What the current subscription last published. */
-  #folded: Conversation<TurnNode> | undefined;
+  readonly #fold = new FoldController<TurnNode>(this, {
+    defaults: { definitions: definitionsWithTurns },
+    onError: (error) => emit(this, 'tool-timeline-error', { error }),
+  });
+  readonly #reveal: ChunkRevealController;
   /** Expanded state of groups the user toggled, by id, pruned to the groups shown. */
   readonly #expanded = new Map<string, boolean>();
 
-  constructor() {
+  /**
+   * @param reveal - How the items are revealed in chunks, over `chunkRevealDefaults`: a
+   *   subclass passes its own (e.g. `super({ fillWhenIdle: false })`). The browser creates
+   *   the element with none. Throws a RangeError for a count out of range.
+   */
+  constructor(reveal: Partial<ChunkRevealOptions> = {}) {
     super();
+    this.#reveal = new ChunkRevealController(this, reveal);
     this.conversation = undefined;
     this.expandGroups = false;
     this.renderTool = undefined;
@@ -241,12 +205,11 @@ export class ToolTimelineElement extends LitElement {
    * a connected element subscribes at once (and unsubscribes from the previous source).
    */
   get source(): Observable<AssembleInput> | undefined {
-    return this.#source;
+    return this.#fold.source;
   }
   set source(source: Observable<AssembleInput> | undefined) {
-    const old = this.#source;
-    this.#source = source;
-    this.#sync();
+    const old = this.#fold.source;
+    this.#fold.source = source;
     this.requestUpdate('source', old);
   }
 
@@ -255,48 +218,28 @@ export class ToolTimelineElement extends LitElement {
    * `definitions` defaults to `definitionsWithTurns`.
    */
   get assembleOptions(): AssembleOptions<TurnNode> | undefined {
-    return this.#assembleOptions;
+    return this.#fold.options;
   }
   set assembleOptions(options: AssembleOptions<TurnNode> | undefined) {
-    const old = this.#assembleOptions;
-    this.#assembleOptions = options;
-    this.#sync();
+    const old = this.#fold.options;
+    this.#fold.options = options;
     this.requestUpdate('assembleOptions', old);
   }
 
   /** The Conversation shown: the source's latest publication, or `conversation`. */
   get shown(): Conversation<TurnNode> | undefined {
-    return this.source ? this.#folded : this.conversation;
+    return this.source ? this.#fold.value : this.conversation;
   }
 
-  /** Whether the element holds a live subscription to `source`. */
+  /** Whether the element holds a live subscription to `source` (not once it completed or failed). */
   get subscribed(): boolean {
-    return this.#subscription !== null;
-  }
-
-  override connectedCallback(): void {
-    super.connectedCallback();
-    this.#sync();
-    if (typeof IntersectionObserver === 'function') {
-      this.#observer = new IntersectionObserver(this.#intersect, { rootMargin: '100% 0px' });
-      this.#observe = true;
-      this.requestUpdate();
-    }
-  }
-
-  override disconnectedCallback(): void {
-    super.disconnectedCallback();
-    this.#sync();
-    this.#observer?.disconnect();
-    this.#observer = undefined;
-    this.#idle?.();
-    this.#idle = undefined;
+    return this.#fold.subscribed;
   }
 
   protected override willUpdate(changed: PropertyValues<this>): void {
     if (changed.has('labels')) this.#labels = resolveLabels(this.labels);
-    const chunks = this.#chunks;
-    chunks.update(this.shown?.items ?? []);
+    this.#reveal.update(this.shown?.items ?? []);
+    const chunks = this.#reveal.chunks;
     // Forget the expanded state of groups that left the conversation (only the changed
     // stretch can hold them).
     if (this.#expanded.size > 0 && chunks.removed.length > 0) {
@@ -306,87 +249,10 @@ export class ToolTimelineElement extends LitElement {
         if (item.kind === 'group' && !kept.has(item.id)) this.#expanded.delete(item.id);
       }
     }
-    // The first and last chunks render at once (only the ends: the work stays independent of
-    // the number of chunks).
-    const list = chunks.chunks;
-    const eager = Math.min(
-      (this.constructor as typeof ToolTimelineElement).eagerChunks,
-      Math.ceil(list.length / 2),
-    );
-    for (let i = 0; i < eager; i++) {
-      chunks.render(list[i] as Chunk);
-      chunks.render(list[list.length - 1 - i] as Chunk);
-    }
-  }
-
-  protected override updated(): void {
-    if (this.#observe && this.#observer) {
-      this.#observe = false;
-      for (const chunk of this.renderRoot.querySelectorAll('.chunk[data-waiting]')) {
-        this.#observer.observe(chunk);
-      }
-    }
-    const fill = (this.constructor as typeof ToolTimelineElement).fillWhenIdle;
-    if (fill && this.#chunks.waiting > 0 && this.#idle === undefined && this.isConnected) {
-      this.#idle = whenIdle(this.#fill);
-    }
-  }
-
-  /** Renders the waiting chunks that came near the viewport. */
-  #intersect = (entries: IntersectionObserverEntry[]): void => {
-    const keys = new Set<string>();
-    for (const entry of entries) {
-      if (!entry.isIntersecting || !(entry.target instanceof HTMLElement)) continue;
-      this.#observer?.unobserve(entry.target);
-      const key = entry.target.dataset.waiting;
-      if (key !== undefined) keys.add(key);
-    }
-    if (keys.size === 0) return;
-    for (const chunk of this.#chunks.chunks) if (keys.has(chunk.key)) this.#chunks.render(chunk);
-    this.requestUpdate();
-  };
-
-  /** Renders the newest waiting chunk (two when the browser has the time), in idle time. */
-  #fill = (timeRemaining: number): void => {
-    this.#idle = undefined;
-    let budget = timeRemaining > 30 ? 2 : 1;
-    const list = this.#chunks.chunks;
-    for (let i = list.length - 1; i >= 0 && budget > 0; i--) {
-      const chunk = list[i] as Chunk;
-      if (chunk.rendered) continue;
-      this.#chunks.render(chunk);
-      budget--;
-    }
-    this.requestUpdate();
-  };
-
-  /** Subscribes to `source` exactly while connected, resubscribing when it or the options change. */
-  #sync(): void {
-    const source = this.isConnected ? this.source : undefined;
-    const current = this.#subscribed;
-    if (current?.source === source && current?.options === this.assembleOptions) return;
-    this.#subscription?.unsubscribe();
-    this.#subscription = null;
-    this.#subscribed = null;
-    this.#folded = undefined;
-    if (!source) return;
-    const options = this.assembleOptions;
-    this.#subscribed = { source, options };
-    const folding = { definitions: definitionsWithTurns, ...options };
-    this.#subscription = source.pipe(assemble<TurnNode>(folding)).subscribe({
-      next: (conversation) => {
-        this.#folded = conversation;
-        this.requestUpdate();
-      },
-      error: (error: unknown) => {
-        this.#subscription = null;
-        emit(this, 'tool-timeline-error', { error });
-      },
-    });
   }
 
   protected override render(): TemplateResult {
-    const sections = this.#chunks.sections;
+    const sections = this.#reveal.chunks.sections;
     if (sections.length === 0) return html`<slot name="empty"></slot>`;
     return html`<div part="timeline" class="timeline">
       ${repeat(sections, (section) => section.key, this.#section)}
@@ -428,15 +294,12 @@ export class ToolTimelineElement extends LitElement {
         this.labels,
       ],
       () => {
-        const height = `${this.#estimate(chunk.items)}em`;
-        if (!chunk.rendered) {
-          this.#observe = true;
-          return html`<div class="chunk" data-waiting=${chunk.key} style=${styleMap({ 'block-size': height })}></div>`;
-        }
+        const height = `${estimatedHeight(chunk.items, this.#open)}em`;
+        if (!chunk.rendered) return this.#reveal.placeholder(chunk, height);
         return html`<div class="chunk" style=${styleMap({ 'contain-intrinsic-block-size': `auto ${height}` })}>
           ${repeat(chunk.items, itemKey, (item) =>
             item.kind === 'assistant'
-              ? this.#assistant(item)
+              ? assistantView(item, this.#labels.reasoning)
               : item.kind === 'turn'
                 ? this.#turn(item)
                 : this.#group(item),
@@ -446,56 +309,10 @@ export class ToolTimelineElement extends LitElement {
     );
   }
 
-  /**
-   * The height of `items` in em, roughly: what a chunk off screen takes before it ever
-   * rendered (then the browser remembers its real size).
-   */
-  #estimate(items: readonly TimelineItem[]): number {
-    let em = 0.75 * (items.length - 1);
-    for (const item of items) {
-      if (item.kind === 'assistant') {
-        em +=
-          (item.reasoning === '' ? 0 : 1.6) + Math.max(1, Math.ceil(item.text.length / 90)) * 1.55;
-      } else if (item.kind === 'turn') {
-        em += item.prompt ? 3 : 1;
-      } else {
-        const open = this.#expanded.get(item.id) ?? this.expandGroups;
-        em += 2.4 + (open ? 0.5 + 2.2 * item.tools.length : 0);
-      }
-    }
-    return Math.round(em * 10) / 10;
-  }
-
-  #assistant(node: AssistantNode): TemplateResult {
-    return html`<div part="assistant" class="assistant" data-stage=${node.stage}>
-      ${
-        node.reasoning === ''
-          ? nothing
-          : html`<details part="reasoning" class="reasoning">
-              <summary>${this.#labels.reasoning}</summary>
-              <p class="text">${node.reasoning}</p>
-            </details>`
-      }
-      ${node.text === '' ? nothing : html`<p part="text" class="text">${node.text}</p>`}
-    </div>`;
-  }
-
-  /** The separator where a turn starts, and the user's prompt as a heading (text only). */
-  #turn(turn: TurnNode): TemplateResult {
+  /** A turn as `renderTurn` draws it, or the built-in separator when it returns undefined. */
+  #turn(turn: TurnNode): unknown {
     const custom = this.renderTurn?.(turn);
-    if (custom !== undefined) return custom;
-    const prompt = turn.prompt ?? '';
-    const cut = clipAt(prompt);
-    return html`<div part="turn" class="turn" data-stage=${turn.stage}>
-      <hr part="turn-rule" class="rule" />
-      ${
-        prompt === ''
-          ? nothing
-          : html`<p part="turn-prompt" class="prompt" role="heading" aria-level="2">${
-              cut === undefined ? prompt : `${prompt.slice(0, cut)}…`
-            }</p>`
-      }
-    </div>`;
+    return custom !== undefined ? custom : turnView(turn);
   }
 
   #group(group: GroupNode): TemplateResult {
@@ -503,7 +320,7 @@ export class ToolTimelineElement extends LitElement {
       part="group"
       exportparts=${groupExportParts}
       .group=${group}
-      .expanded=${this.#expanded.get(group.id) ?? this.expandGroups}
+      .expanded=${this.#open(group)}
       .renderTool=${this.renderTool}
       .categoryOf=${this.categoryOf}
       .labels=${this.labels}
@@ -511,22 +328,10 @@ export class ToolTimelineElement extends LitElement {
     ></tool-group>`;
   }
 
+  /** Whether `group` shows its rows: as the user toggled it, else `expandGroups`. */
+  #open = (group: GroupNode): boolean => this.#expanded.get(group.id) ?? this.expandGroups;
+
   #remember = (event: ToolGroupToggleEvent): void => {
     this.#expanded.set(event.detail.id, event.detail.expanded);
   };
-}
-
-/**
- * Calls `run` with the time left when the browser is idle (`requestIdleCallback`, or a timer
- * where there is none); returns the cancellation.
- */
-function whenIdle(run: (timeRemaining: number) => void): () => void {
-  if (typeof requestIdleCallback === 'function') {
-    const handle = requestIdleCallback((deadline) => run(deadline.timeRemaining()), {
-      timeout: 1000,
-    });
-    return () => cancelIdleCallback(handle);
-  }
-  const handle = setTimeout(() => run(10), 32);
-  return () => clearTimeout(handle);
 }

@@ -19,7 +19,8 @@ function strings(count: number, length: number): string[] {
 }
 
 describe('ArgumentSource.join (the fragments received between two reads)', () => {
-  it('keeps each fragment of 256 characters or more as a chunk of its own, the very string, copying none (failed before: joined into one chunk; negative control: 16-character fragments are joined into one chunk, each copied)', () => {
+  // Failed before: joined into one chunk.
+  it('keeps each fragment of 256 characters or more as a chunk of its own, the very string, copying none (negative control: 16-character fragments are joined into one chunk, each copied)', () => {
     const long = strings(5, 4096);
     const source = new ArgumentSource();
     const before = argumentProbe.joined;

@@ -24,7 +24,8 @@ function views(): [string, PartialArguments][] {
 }
 
 describe('textPrefix with a limit that is not a finite count', () => {
-  it('Infinity gives the whole text so far (failed before: non-finite limits read as 0, giving "")', () => {
+  // Failed before: non-finite limits read as 0, giving "".
+  it('Infinity gives the whole text so far', () => {
     for (const [name, view] of views()) {
       expect(view.textPrefix('path', Number.POSITIVE_INFINITY), name).to.equal('src/aé.ts');
       const body = name === 'open' ? 'line 1\nli' : 'line 1\nline 2';

@@ -140,7 +140,8 @@ describe('durable placement: the log is in seq order whatever the arrival order'
 describe('durable placement: exact for any arrival order', () => {
   const anchors = () => [call(1, 'c1', 'read', '{}'), call(1000, 'c1000', 'read', '{}')];
 
-  it('60 late calls pushed one at a time with seq 159 down to 100 fold as in order (failed before: halved places collided after ~45)', () => {
+  // Failed before: halved places collided after ~45.
+  it('60 late calls pushed one at a time with seq 159 down to 100 fold as in order', () => {
     const late = reads(60, 100);
     const inOrder = assembler().assembler;
     inOrder.push([...anchors().slice(0, 1), ...late, ...anchors().slice(1)]);

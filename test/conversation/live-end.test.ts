@@ -130,7 +130,8 @@ function publishAgainstRebuild(assembler: Assembler, all: readonly CallfoldEvent
 }
 
 describe('a call starting and settling at the live end costs what changed', () => {
-  it('with 2,000 settled tools, the first publication of a new call and that of its settle sort nothing and visit a few nodes (failed before: each sorted and listed every Context and regrouped every node)', () => {
+  // Failed before: each sorted and listed every Context and regrouped every node.
+  it('with 2,000 settled tools, the first publication of a new call and that of its settle sort nothing and visit a few nodes', () => {
     const large = liveEndWork(2_000);
     const small = liveEndWork(100);
     expect(large.first).to.be.at.most(32);
@@ -139,7 +140,8 @@ describe('a call starting and settling at the live end costs what changed', () =
     expect(large.settle).to.be.at.most(small.settle + 8);
   });
 
-  it('an attempt whose only Match for its response is a block end (its deltas never named the tool) settles without sorting (failed before: dropping that never-opened Context sorted and listed every Context)', () => {
+  // Failed before: dropping that never-opened Context sorted and listed every Context.
+  it('an attempt whose only Match for its response is a block end (its deltas never named the tool) settles without sorting', () => {
     const assembler = new Assembler({ now: () => NOW });
     const all: CallfoldEvent[] = [...settled(2_000)];
     assembler.push(all);
@@ -163,7 +165,8 @@ describe('a call starting and settling at the live end costs what changed', () =
     expect(publishAgainstRebuild(assembler, all)).to.be.at.most(32);
   });
 
-  it('a call named after its first delta, and a response whose text follows its first call, publish their node a publication later without listing every node (failed before: 7,338 and 5,338 units of counted work after 2,000 settled tools)', () => {
+  // Failed before: 7,338 and 5,338 units of counted work after 2,000 settled tools.
+  it('a call named after its first delta, and a response whose text follows its first call, publish their node a publication later without listing every node', () => {
     const cases: [CallfoldEvent, CallfoldEvent][] = [
       [toolDelta('n', 0, 'cn', '{"file_path":'), toolDelta('n', 0, 'cn', '"/a.ts"}', 'Read')],
       [toolDelta('n', 0, 'cn', '{"file_path":"/a.ts"}', 'Read'), textDelta('n', 1, 'Now')],
@@ -291,7 +294,8 @@ const median = (list: readonly number[]) =>
 const mean = (list: readonly number[]) => list.reduce((a, b) => a + b, 0) / list.length;
 
 describe('the tools map while calls stream and settle one after another', () => {
-  it('after 300 calls on 2,000 settled tools, a publication copies a few map entries (failed before: each call left its entry in an overlay every publication copied, median 15–20, a fold of all 2,000 every ~45 calls)', () => {
+  // Failed before: each call left its entry in an overlay every publication copied, median 15–20, a fold of all 2,000 every ~45 calls.
+  it('after 300 calls on 2,000 settled tools, a publication copies a few map entries', () => {
     const entries = entriesWhileCallsStream(2_000, 300, 100);
     expect(median(entries)).to.be.at.most(4);
     expect(mean(entries)).to.be.at.most(10);
@@ -314,7 +318,8 @@ describe('the tools map while calls stream and settle one after another', () => 
 });
 
 describe('the order of the tools map after a settle far back', () => {
-  it('a settle farther back than the repair looks, whose calls were recorded in another order, lists the tools map in the new order (failed before: the full rebuild kept the last map, in the old order)', () => {
+  // Failed before: the full rebuild kept the last map, in the old order.
+  it('a settle farther back than the repair looks, whose calls were recorded in another order, lists the tools map in the new order', () => {
     const assembler = new Assembler({ now: () => NOW });
     const all: CallfoldEvent[] = [
       toolDelta('x', 0, 'c1', '{"file_path":"/a.ts"}', 'Read'),

@@ -159,7 +159,8 @@ function responsesItem(item: Record<string, unknown>): Promise<CallfoldEvent[]> 
 describe('<tool-row> OpenAI shell calls', () => {
   const commands = ['npm ci', 'npm test -- --grep "<b>rows</b>"'];
 
-  it('a shell_call shows its commands: joined in the header and the group detail, one a line expanded, as text (failed before: no command)', async () => {
+  // Failed before: no command.
+  it('a shell_call shows its commands: joined in the header and the group detail, one a line expanded, as text', async () => {
     const events = await responsesItem({
       id: 'sh_1',
       type: 'shell_call',
@@ -232,7 +233,8 @@ describe('<tool-row> cut calls', () => {
     await expect(row).to.be.accessible();
   });
 
-  it('cut inside a string field, shows the size that arrived in its header, as the notice does (failed before: no size)', async () => {
+  // Failed before: no size.
+  it('cut inside a string field, shows the size that arrived in its header, as the notice does', async () => {
     const args = `{"file_path":"src/big.ts","content":"${'x'.repeat(3000)}`;
     const session = new Session().delta('c1', args, 'Write').cut('c1', 'Write', args);
     const row = await rowOf(session.tool('c1'));

@@ -24,7 +24,8 @@ async function row(session: Session, callId: string): Promise<ToolRowElement> {
 }
 
 describe('invisible characters made visible', () => {
-  it('shows a bidi override in a path as a marker in the text, title and aria-label; the event has the real path (failed before: drawn as "invoicehs.jpg")', async () => {
+  // Failed before: drawn as "invoicehs.jpg".
+  it('shows a bidi override in a path as a marker in the text, title and aria-label; the event has the real path', async () => {
     const path = `invoice${RLO}gpj.sh`;
     const session = new Session().call('c1', 'Read', { file_path: path });
     const element = await row(session, 'c1');
@@ -38,7 +39,8 @@ describe('invisible characters made visible', () => {
     expect((await opened).detail.path).to.equal(path);
   });
 
-  it('shows a zero-width space in a path, a description, a tool name and a group summary (failed before: "/etc/passwd")', async () => {
+  // Failed before: "/etc/passwd".
+  it('shows a zero-width space in a path, a description, a tool name and a group summary', async () => {
     const session = new Session()
       .call('c1', 'Read', { file_path: `/etc/pass${ZWSP}wd` })
       .call('c2', 'Bash', { description: `Delete${ZWSP} nothing`, command: 'rm -rf /' })

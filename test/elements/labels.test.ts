@@ -140,7 +140,8 @@ function session(): Session {
 }
 
 describe('group summaries while calls are under way', () => {
-  it('speak in the present tense of a category with an unfinished call (failed before: "Wrote 1 file" while the write was preparing)', async () => {
+  // Failed before: "Wrote 1 file" while the write was preparing.
+  it('speak in the present tense of a category with an unfinished call', async () => {
     const live = new Session()
       .call('c1', 'Read', { file_path: 'a.ts' })
       .result('c1', 'export {}')
@@ -297,7 +298,8 @@ function shapes(): Session {
 }
 
 describe('labels: the newer call shapes', () => {
-  it('translate cut-off, approval, denial, provider and free-form texts, and leave no English literal (failed before: they were English literals)', async () => {
+  // Failed before: they were English literals.
+  it('translate cut-off, approval, denial, provider and free-form texts, and leave no English literal', async () => {
     const timeline = await fixture<ToolTimelineElement>(
       html`<tool-timeline expand-groups .conversation=${shapes().publish()}></tool-timeline>`,
     );

@@ -157,7 +157,8 @@ describe('TimelineChunks', () => {
     }
   });
 
-  it('items appended one at a time fill chunks and sections to their size (failed before: one chunk per append)', () => {
+  // Failed before: one chunk per append.
+  it('items appended one at a time fill chunks and sections to their size', () => {
     const chunks = new TimelineChunks(4, 3);
     const items: TimelineItem[] = [];
     for (let i = 0; i < 50; i++) {

@@ -3,31 +3,37 @@
  * conversation renders its first and last chunks at once and the rest near the viewport or
  * in idle time; a publication while one call streams re-renders only the chunk that changed.
  * Work is counted (group elements, item keys read, Lit updates), never timed; each property
- * has a negative control, a subclass with the mechanism turned off.
+ * has a negative control, a subclass that passes options turning the mechanism off.
  */
 import { expect, fixture, waitUntil } from '@open-wc/testing';
 import { LitElement } from 'lit';
 import { html as staticHtml, unsafeStatic } from 'lit/static-html.js';
 import '../../elements/tool-timeline.js';
 import { ToolTimelineElement } from '../../elements/classes.js';
+import { chunkRevealDefaults } from '../../elements/internal/chunk-reveal-controller.js';
 import type { Chunk } from '../../elements/internal/timeline-chunks.js';
-import { Assembler } from '../../src/conversation/assembler.js';
 import type { Conversation } from '../../src/conversation/conversation.js';
-import type { MessageBlock, SessionEvent } from '../../src/events/types.js';
 import { liveWriteBatches } from '../assembler/support/events.js';
 import { describe, it } from '../harness.js';
+import { settled } from './settled-history.js';
 
 /** Every chunk renders at once (negative control of the waiting chunks). */
 class EagerTimeline extends ToolTimelineElement {
-  static override eagerChunks = Number.POSITIVE_INFINITY;
+  constructor() {
+    super({ eagerChunks: Number.POSITIVE_INFINITY });
+  }
 }
 /** One chunk holds every item: the whole list re-renders at each publication (negative control). */
 class OneChunkTimeline extends ToolTimelineElement {
-  static override chunkSize = Number.POSITIVE_INFINITY;
+  constructor() {
+    super({ chunkSize: Number.POSITIVE_INFINITY });
+  }
 }
 /** Waiting chunks render only near the viewport, never in idle time. */
 class ViewportTimeline extends ToolTimelineElement {
-  static override fillWhenIdle = false;
+  constructor() {
+    super({ fillWhenIdle: false });
+  }
 }
 /** Counts the chunk templates it runs (the chunks its template walks). */
 class CountingTimeline extends ToolTimelineElement {
@@ -39,56 +45,15 @@ class CountingTimeline extends ToolTimelineElement {
 }
 /** One section holds every chunk: the template walks every chunk at each publication (negative control). */
 class OneSectionTimeline extends CountingTimeline {
-  static override sectionSize = Number.POSITIVE_INFINITY;
+  constructor() {
+    super({ sectionSize: Number.POSITIVE_INFINITY });
+  }
 }
 customElements.define('counting-timeline', CountingTimeline);
 customElements.define('one-section-timeline', OneSectionTimeline);
 customElements.define('eager-timeline', EagerTimeline);
 customElements.define('viewport-timeline', ViewportTimeline);
 customElements.define('one-chunk-timeline', OneChunkTimeline);
-
-/** `calls` settled calls: responses of one line of text and 1–4 tool uses, calls, results. */
-function history(calls: number): SessionEvent[] {
-  const log: SessionEvent[] = [];
-  let seq = 1;
-  for (let call = 0, round = 0; call < calls; round++) {
-    const n = Math.min(calls - call, 1 + (round % 4));
-    const ids = Array.from({ length: n }, () => `c${call++}`);
-    const blocks: MessageBlock[] = [
-      { type: 'text', text: `Step ${round}` },
-      ...ids.map((callId) => ({
-        type: 'tool-use' as const,
-        callId,
-        name: 'Read',
-        argsText: `{"file_path":"/src/${callId}.ts"}`,
-      })),
-    ];
-    log.push({
-      type: 'assistant/message',
-      seq: seq++,
-      messageId: `m${round}`,
-      attemptId: `a${round}`,
-      blocks,
-    });
-    for (const callId of ids) {
-      log.push({
-        type: 'tool/call',
-        seq: seq++,
-        callId,
-        name: 'Read',
-        args: `{"file_path":"/src/${callId}.ts"}`,
-      });
-      log.push({ type: 'tool/result', seq: seq++, callId, output: `read ${callId}` });
-    }
-  }
-  return log;
-}
-
-function settled(calls: number): { assembler: Assembler; conversation: Conversation } {
-  const assembler = new Assembler({ now: () => 1_000 });
-  assembler.push(history(calls));
-  return { assembler, conversation: assembler.publish() };
-}
 
 const groupsIn = (conversation: Conversation) =>
   conversation.items.filter((item) => item.kind === 'group').length;
@@ -238,7 +203,7 @@ async function streamBelow(tag: string) {
 describe('<tool-timeline> with a long conversation: a call streams below it', () => {
   it('each publication reads the keys of one chunk at most, updates one group and one row, and the live row keeps its element', async () => {
     const { perPublication, publications, byTag, rows } = await streamBelow('tool-timeline');
-    expect(Math.max(...perPublication)).to.be.at.most(2 * ToolTimelineElement.chunkSize);
+    expect(Math.max(...perPublication)).to.be.at.most(2 * chunkRevealDefaults.chunkSize);
     expect(byTag.get('tool-group') ?? 0).to.be.at.most(publications);
     expect(byTag.get('tool-row') ?? 0).to.be.at.most(publications);
     expect(rows.size).to.equal(1);
@@ -273,7 +238,7 @@ async function chunkTemplatesBelow(tag: string) {
     // The rows render (and read the size of the write, which changes the live node per KiB).
     await new Promise((resolve) => requestAnimationFrame(resolve));
   }
-  const chunks = Math.ceil(conversation.items.length / ToolTimelineElement.chunkSize);
+  const chunks = Math.ceil(conversation.items.length / chunkRevealDefaults.chunkSize);
   return { perPublication, chunks };
 }
 
@@ -282,7 +247,7 @@ describe('<tool-timeline> with 10,000 calls: a call streams below it', () => {
     const { perPublication, chunks } = await chunkTemplatesBelow('counting-timeline');
     expect(chunks).to.be.above(150);
     expect(perPublication.length).to.be.at.least(8);
-    expect(Math.max(...perPublication)).to.be.at.most(ToolTimelineElement.sectionSize + 1);
+    expect(Math.max(...perPublication)).to.be.at.most(chunkRevealDefaults.sectionSize + 1);
   });
 
   it("(negative control) with one section for every chunk, each publication runs every chunk's template", async () => {

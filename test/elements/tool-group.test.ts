@@ -51,7 +51,8 @@ describe('<tool-group> header', () => {
     expect(part(el, 'activity')?.outerHTML).to.equal(undefined);
   });
 
-  it('shows no activity for calls that are over without a result: cut off or denied (failed before: the dot stayed on)', async () => {
+  // Failed before: the dot stayed on.
+  it('shows no activity for calls that are over without a result: cut off or denied', async () => {
     const session = new Session()
       .call('c1', 'Bash', { command: 'git push' })
       .approvalRequest('c1')
@@ -158,7 +159,8 @@ describe('<tool-group> rows', () => {
     expect(el.shadowRoot?.querySelector('.custom') === custom, 'kept by callId').to.be.true;
   });
 
-  it('a row shows the category its group counted it under (failed before: the row said Web under "Read 1 file")', async () => {
+  // Failed before: the row said Web under "Read 1 file".
+  it('a row shows the category its group counted it under', async () => {
     const session = new Session('a1', { groups: { categories: { fetch: 'read' } } }).call(
       'c1',
       'fetch',

@@ -224,7 +224,8 @@ describe('Builder: structure sharing', () => {
     expect(onlyGroup(session.publish()).detail).to.equal('TODO');
     expect(groupProbe.details - before).to.equal(1);
   });
-  it('a full build of the same tool nodes in another order lists the tools map in that order (failed before: it kept the last map, in the old order)', () => {
+  // Failed before: it kept the last map, in the old order.
+  it('a full build of the same tool nodes in another order lists the tools map in that order', () => {
     const session = assembler();
     session.push([
       toolCall(1, 'c1', 'Read', '{"file_path":"a.ts"}'),
@@ -239,7 +240,8 @@ describe('Builder: structure sharing', () => {
     expect(after.tools.get('c1')).to.equal(first);
     expect(builder.build([second as ToolNode, first as ToolNode]).tools).to.equal(after.tools);
   });
-  it('an older page of other nodes alone (a response before the first group) keeps the tools map (failed before: a new map with the same entries)', () => {
+  // Failed before: a new map with the same entries.
+  it('an older page of other nodes alone (a response before the first group) keeps the tools map', () => {
     const session = assembler();
     session.push([toolCall(10, 'c1', 'Read', '{"file_path":"a.ts"}'), toolResult(11, 'c1', 'ok')]);
     const before = session.publish();

@@ -234,7 +234,8 @@ describe('detail field aliases', () => {
     expect(detailOf('shell', { command: ['ls', 3] })).to.equal('shell');
   });
 
-  it("shows shell commands run one after another (OpenAI's shell `commands`) joined by '; ' (failed before: the tool's name)", () => {
+  // Failed before: the tool's name.
+  it("shows shell commands run one after another (OpenAI's shell `commands`) joined by '; '", () => {
     expect(detailOf('shell', { commands: ['npm ci', 'npm test'], timeout_ms: 1000 })).to.equal(
       'npm ci; npm test',
     );

@@ -48,7 +48,8 @@ function tool(assembler: Assembler, callId: string): ToolNode | undefined {
 }
 
 describe('hostile events at the boundary', () => {
-  it('rejects a revoked Proxy with an EventError, alone or in a list (failed before: TypeError)', () => {
+  // Failed before: TypeError.
+  it('rejects a revoked Proxy with an EventError, alone or in a list', () => {
     const assembler = new Assembler({ now: () => 0 });
     expect(() => assembler.push(revoked())).to.throw(EventError);
     expect(() => assembler.push([revoked()])).to.throw(EventError);
@@ -60,7 +61,8 @@ describe('hostile events at the boundary', () => {
     expect(() => assembler.push(list)).to.throw(EventError, /could not be read/);
   });
 
-  it('hands a revoked Proxy to assemble’s onInvalid and folds on (failed before: the stream failed)', async () => {
+  // Failed before: the stream failed.
+  it('hands a revoked Proxy to assemble’s onInvalid and folds on', async () => {
     const invalid: unknown[] = [];
     const inputs = [revoked(), call(2, 'c1', '{"x":1}')];
     const last = await lastValueFrom(
@@ -71,7 +73,8 @@ describe('hostile events at the boundary', () => {
     expect(last.tools.get('c1')?.stage).to.equal('start');
   });
 
-  it('dispatches object args nested 10,000 deep, argsRaw written in full (failed before: the call was dropped)', () => {
+  // Failed before: the call was dropped.
+  it('dispatches object args nested 10,000 deep, argsRaw written in full', () => {
     const errors: unknown[] = [];
     const assembler = new Assembler({ now: () => 0, onError: (e) => errors.push(e) });
     assembler.push(call(1, 'deep', JSON.parse(deepText(DEEP)) as Record<string, unknown>));
@@ -82,7 +85,8 @@ describe('hostile events at the boundary', () => {
     expect(node?.args.kind('a')).to.equal('object');
   });
 
-  it('rejects cyclic and BigInt object args with an EventError on "args", the good call beside them dispatched (failed before: one dropped, one stuck at preparing)', () => {
+  // Failed before: one dropped, one stuck at preparing.
+  it('rejects cyclic and BigInt object args with an EventError on "args", the good call beside them dispatched', () => {
     const cyclic: Record<string, unknown> = { path: 'x' };
     cyclic.self = cyclic;
     for (const bad of [
@@ -114,7 +118,8 @@ describe('hostile events at the boundary', () => {
     }
   });
 
-  it('encodes and decodes events nested 10,000 deep over SSE and in transcripts (failed before: RangeError)', async () => {
+  // Failed before: RangeError.
+  it('encodes and decodes events nested 10,000 deep over SSE and in transcripts', async () => {
     const deepCall = call(1, 'deep', JSON.parse(deepText(DEEP)) as Record<string, unknown>);
     const deepResult: CallfoldEvent = {
       type: 'tool/result',
@@ -136,7 +141,8 @@ describe('hostile events at the boundary', () => {
     expect(decodeTranscript(line)).to.have.length(1);
   });
 
-  it('rejects a result output that cannot be JSON when encoding, with an EventError (failed before: TypeError)', () => {
+  // Failed before: TypeError.
+  it('rejects a result output that cannot be JSON when encoding, with an EventError', () => {
     const result: CallfoldEvent = { type: 'tool/result', seq: 2, callId: 'c', output: { n: 1n } };
     expect(() => encodeSSE(result)).to.throw(EventError, /cannot be written as JSON/);
     expect(() => encodeTranscriptLine({ at: 1, event: result })).to.throw(EventError);

@@ -19,7 +19,8 @@ const delta = (attemptId: string): CallfoldEvent => ({
 const at = (event: CallfoldEvent, location: number): Match => ({ event, role: 'update', location });
 
 describe('memory after long runs', () => {
-  it('keeps no stream-time runs for 2,000 settled attempts of 64 clock ticks each (failed before: 128,000 runs kept for the Assembler’s life)', () => {
+  // Failed before: 128,000 runs kept for the Assembler’s life.
+  it('keeps no stream-time runs for 2,000 settled attempts of 64 clock ticks each', () => {
     const times = new Times();
     let location = 0;
     let clock = 0;

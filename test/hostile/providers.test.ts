@@ -43,7 +43,8 @@ const sse = (chunk: unknown) =>
   `data: ${typeof chunk === 'string' ? chunk : JSON.stringify(chunk)}\n\n`;
 
 describe('hostile provider streams', () => {
-  it('reads 160,000 SSE messages given as one string (failed before: Maximum call stack size exceeded)', async () => {
+  // Failed before: Maximum call stack size exceeded.
+  it('reads 160,000 SSE messages given as one string', async () => {
     // One source item completing more messages than a call takes arguments.
     const text =
       sse(goodCall[0]) +
@@ -58,7 +59,8 @@ describe('hostile provider streams', () => {
     ]);
   });
 
-  it('warns about a malformed chunk nested 10,000 deep and goes on (failed before: the warning threw and the good call was lost)', async () => {
+  // Failed before: the warning threw and the good call was lost.
+  it('warns about a malformed chunk nested 10,000 deep and goes on', async () => {
     const deepArray = `${'['.repeat(DEEP)}${']'.repeat(DEEP)}`;
     const text = sse(goodCall[0]) + sse(deepArray) + sse(goodCall[1]) + sse(chat({}, 'tool_calls'));
     const { result, lines } = await warnings(() =>
@@ -70,7 +72,8 @@ describe('hostile provider streams', () => {
     expect(lines[0]).to.match(/skipped a malformed chunk \(chunk is not an object\): \[\[\[/);
   });
 
-  it('dispatches an Anthropic call whose block-start input nests 10,000 deep, beside a good one (failed before: RangeError, no call dispatched)', async () => {
+  // Failed before: RangeError, no call dispatched.
+  it('dispatches an Anthropic call whose block-start input nests 10,000 deep, beside a good one', async () => {
     const deep = JSON.parse(deepText(DEEP)) as unknown;
     const chunks = [
       { type: 'message_start', message: { id: 'msg_1', content: [] } },
@@ -101,7 +104,8 @@ describe('hostile provider streams', () => {
     expect(calls[0]?.args).to.equal(deepText(DEEP));
   });
 
-  it('dispatches an AI SDK call whose input nests 10,000 deep, beside a good one (failed before: RangeError, no call dispatched)', async () => {
+  // Failed before: RangeError, no call dispatched.
+  it('dispatches an AI SDK call whose input nests 10,000 deep, beside a good one', async () => {
     const deep = JSON.parse(deepText(DEEP)) as unknown;
     const chunks = [
       { type: 'start-step' },
@@ -125,7 +129,8 @@ describe('hostile provider streams', () => {
     expect(calls[0]?.args).to.equal(deepText(DEEP));
   });
 
-  it('reports an AI SDK input that cannot be JSON (cyclic, BigInt) to onMalformed and keeps the streamed text (failed before: TypeError failed the stream)', async () => {
+  // Failed before: TypeError failed the stream.
+  it('reports an AI SDK input that cannot be JSON (cyclic, BigInt) to onMalformed and keeps the streamed text', async () => {
     const cyclic: Record<string, unknown> = { path: 'x' };
     cyclic.self = cyclic;
     const chunks = [
@@ -162,7 +167,8 @@ describe('hostile provider streams', () => {
     ]);
   });
 
-  it('fails with a ProviderStreamError for an error event nested 100,000 deep (failed before: RangeError from errorMessage)', async () => {
+  // Failed before: RangeError from errorMessage.
+  it('fails with a ProviderStreamError for an error event nested 100,000 deep', async () => {
     let error: unknown = { message: '' };
     for (let i = 0; i < 100_000; i++) error = { error };
     const outcome = await collect(

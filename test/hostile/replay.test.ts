@@ -55,7 +55,8 @@ const entry = (at: number, seq: number): TranscriptEntry => ({
 });
 
 describe('replayTranscript with far-off entries', () => {
-  it('waits past 2^31−1 ms in chained timers of at most that length (failed before: the delay overflowed)', () => {
+  // Failed before: the delay overflowed.
+  it('waits past 2^31−1 ms in chained timers of at most that length', () => {
     const scheduler = new RecordingScheduler();
     const seen: [number, number][] = [];
     replayTranscript([entry(0, 1), entry(2 ** 32, 2), entry(2 ** 33 + 5, 3)], {

@@ -67,7 +67,8 @@ const turn = (seq: number): CallfoldEvent => ({ type: 'turn/start', seq, turnId:
 const nextTurn = () => new Promise((resolve) => setTimeout(resolve, 0));
 
 describe('hostile event streams', () => {
-  it('fails decodeSSE with the error onEventId throws (failed before: uncaught, then completed normally)', async () => {
+  // Failed before: uncaught, then completed normally.
+  it('fails decodeSSE with the error onEventId throws', async () => {
     const { stream, state } = source([encodeSSE(turn(1)), encodeSSE(turn(2)), encodeSSE(turn(3))]);
     const thrown = new Error('onEventId failed');
     const result = await outcome(
@@ -85,7 +86,8 @@ describe('hostile event streams', () => {
     expect(stream.locked).to.equal(false);
   });
 
-  it('fails readSSE with an SSEError on a line that never ends, cancelling the body (failed before: buffered without bound)', async () => {
+  // Failed before: buffered without bound.
+  it('fails readSSE with an SSEError on a line that never ends, cancelling the body', async () => {
     const { stream, state } = source(['data: x\n\n', 'data: '], 'y'.repeat(64 * 1024));
     const result = await outcome(readSSE(stream, { maxLength: 1024 * 1024 }));
     expect(result.unhandled).to.deep.equal([]);
@@ -127,7 +129,8 @@ describe('hostile event streams', () => {
     }
   });
 
-  it('releases the body’s reader lock on unsubscribe (failed before: the stream stayed locked)', async () => {
+  // Failed before: the stream stayed locked.
+  it('releases the body’s reader lock on unsubscribe', async () => {
     const { stream, state } = source([encodeSSE(turn(1))], 'hang');
     const subscription = decodeSSE(stream).subscribe();
     await nextTurn();

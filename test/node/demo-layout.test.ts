@@ -95,7 +95,8 @@ describe('the demo layout at 390 px and 1400 px', { skip, timeout: 180_000 }, ()
   }
 
   for (const width of [390, 1400]) {
-    it(`at ${width} px: the chart's axis labels and the Live form's fields do not overlap, nothing scrolls sideways (failed before: at 390 px "0 s" to "50 s" sat within 75 px; at 1400 px the API select ran under Base URL)`, async () => {
+    // Failed before: at 390 px "0 s" to "50 s" sat within 75 px; at 1400 px the API select ran under Base URL.
+    it(`at ${width} px: the chart's axis labels and the Live form's fields do not overlap, nothing scrolls sideways`, async () => {
       const { page, errors } = await open('/?speed=100', width);
       // The session's approval waits for the viewer: approve it, as a viewer would.
       await playToEnd(page);
@@ -141,7 +142,8 @@ describe('the demo layout at 390 px and 1400 px', { skip, timeout: 180_000 }, ()
     });
   }
 
-  it('write.html?speed=100 replays at 100× (failed before: only 1, 4 and 16 were taken, others silently ignored)', async () => {
+  // Failed before: only 1, 4 and 16 were taken, others silently ignored.
+  it('write.html?speed=100 replays at 100×', async () => {
     const { page, errors } = await open('/write.html?speed=100', 1400);
     await page.waitForSelector('#stage[data-stage="result"]', { timeout: 30_000 });
     const state = await page.evaluate(() => ({

@@ -437,7 +437,8 @@ describe('examples/server with a live endpoint: a loopback OpenAI-compatible ser
     expect(example.exitCode, stderr).to.equal(0);
   });
 
-  it('a wrong key: the endpoint answers 401 to the request and its two retries, the run fails with the HTTP status (told by GET /sessions/<id>/run, to the token holder only), and the turn still ends for followers (failed before: they waited for turn/end forever)', {
+  // Failed before: they waited for turn/end forever.
+  it('a wrong key: 401 to the request and its two retries, the run fails with the status (GET /sessions/<id>/run, token holder only), and the turn ends for followers', {
     timeout: 30_000,
   }, async () => {
     const endpoint = await chatCompletionsEndpoint(key, recorded, closing);

@@ -27,7 +27,8 @@ const deltas = (): StreamEvent[] =>
   }));
 
 describe('stores take batches of any length', () => {
-  it('memoryStore appends 200,000 durable events in one call and a follower reads them all (failed before: RangeError in the log write)', async () => {
+  // Failed before: RangeError in the log write.
+  it('memoryStore appends 200,000 durable events in one call and a follower reads them all', async () => {
     const store = memoryStore();
     const numbered = await store.append('s', results());
     expect(numbered).to.have.length(N);
@@ -38,7 +39,8 @@ describe('stores take batches of any length', () => {
     await store.close();
   });
 
-  it('a follower joining a live attempt of 200,000 stream events gets its replay (failed before: RangeError in the replay)', async () => {
+  // Failed before: RangeError in the replay.
+  it('a follower joining a live attempt of 200,000 stream events gets its replay', async () => {
     const store = memoryStore();
     await store.live('s', deltas());
     const read = await collect(store.follow('s', { after: 0 }), (e) => e.length >= N, 60_000);
@@ -47,7 +49,8 @@ describe('stores take batches of any length', () => {
     await store.close();
   });
 
-  it('appendRuns numbers a run of 200,000 durable events (failed before: RangeError)', async () => {
+  // Failed before: RangeError.
+  it('appendRuns numbers a run of 200,000 durable events', async () => {
     const store = memoryStore();
     const events = results() as CallfoldEvent[];
     const numbered = await appendRuns(store, 's', events);

@@ -29,7 +29,8 @@ function tool(i: number): ToolNode {
 }
 
 describe('publication at the end of a very long run', () => {
-  it('a call appended after a run of 200,000 tools is grouped with it (failed before: the tail patch spread the run into a call and threw RangeError)', () => {
+  // Failed before: the tail patch spread the run into a call and threw RangeError.
+  it('a call appended after a run of 200,000 tools is grouped with it', () => {
     const nodes = Array.from({ length: N }, (_, i) => tool(i));
     const builder = new Builder();
     builder.build(nodes);
@@ -44,7 +45,8 @@ describe('publication at the end of a very long run', () => {
     expect(grouping.tools.size).to.equal(N + 1);
   });
 
-  it('a NodeAssembler whose compose step takes arrays publishes 200,000 nodes pushed at once after a first publication (failed before: appending them spread them into a call and threw RangeError)', () => {
+  // Failed before: appending them spread them into a call and threw RangeError.
+  it('a NodeAssembler whose compose step takes arrays publishes 200,000 nodes pushed at once after a first publication', () => {
     type Mark = { readonly kind: 'mark'; readonly id: string };
     const marks: Definition<string, Mark> = {
       name: 'mark',

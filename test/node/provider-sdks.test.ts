@@ -345,7 +345,8 @@ describe('the AI SDK (ai 6) UI message stream: a step cut inside a call, with it
       }),
     });
 
-  it('finish-step with the call still open, then finish "length": the call is incomplete, never dispatched (failed before: dispatched at finish-step)', async () => {
+  // Failed before: dispatched at finish-step.
+  it('finish-step with the call still open, then finish "length": the call is incomplete, never dispatched', async () => {
     for (const path of ['stream', 'response'] as const) {
       const result = streamText({ model: cutModel(), prompt: 'changelog', tools: { write } });
       const source =

@@ -32,7 +32,8 @@ storeConformance('redisStore', async ({ leaseMs }) => {
 });
 
 describe('redisStore: a tail that falls behind the feed trim', () => {
-  it('ends its followers with a clear error and they resume from the log, losing nothing (failed before: the follower silently got only the untrimmed tail)', async () => {
+  // Failed before: the follower silently got only the untrimmed tail.
+  it('ends its followers with a clear error and they resume from the log, losing nothing', async () => {
     // A feed of ~100 entries: one append of 3,000 events (one atomic script) trims
     // everything the tail had not read yet.
     const store = await redisStore({ url: redis.url, prefix: `trim${++stores}:`, feedMax: 100 });
@@ -82,7 +83,8 @@ describe('redisStore: a tail that falls behind the feed trim', () => {
 });
 
 describe('redisStore: a tail re-created while a read is in flight', () => {
-  it('takes no reply meant for the tail before it: followers joining as others leave, under steady appends, end without error and in order (failed before: "fell behind the feed trim" with no trim)', async () => {
+  // Failed before: "fell behind the feed trim" with no trim.
+  it('takes no reply meant for the tail before it: followers joining and leaving under steady appends end without error, in order', async () => {
     // The last follower leaving deletes the tail; the next one makes a new tail whose cursor is
     // the feed's tip at its snapshot. A blocking read sent with the old tail's cursor can still
     // answer after that: its entries start before the new cursor. Before, the new tail took
@@ -202,7 +204,8 @@ async function fanOut(followers: number, writes: number) {
 }
 
 describe('redisStore: one feed per session per instance', () => {
-  it('followers at the same position are handed the same array, and one XREAD per read serves them all (failed before: every follower was handed an array of its own per read, 100 followers × 30 writes ≈ 3,000 arrays; control: the per-follower snapshot scripts do grow with followers)', async () => {
+  // Failed before: every follower was handed an array of its own per read, 100 followers × 30 writes ≈ 3,000 arrays.
+  it('followers at the same position are handed the same array, and one XREAD per read serves them all (control: the per-follower snapshot scripts do grow with followers)', async () => {
     const writes = 30;
     const one = await fanOut(1, writes);
     const many = await fanOut(100, writes);
@@ -227,7 +230,8 @@ describe('redisStore: one feed per session per instance', () => {
     expect(many.joinScripts).to.be.at.least(100);
   });
 
-  it('a follower joining an instance that already tails the session, while an attempt streams, gets every delta once, after its replay (failed before: stream events the tail read during its snapshot and backlog were dropped)', async () => {
+  // Failed before: stream events the tail read during its snapshot and backlog were dropped.
+  it('a follower joining an instance that already tails the session, while an attempt streams, gets every delta once, after its replay', async () => {
     const prefix = `join${++stores}:`;
     const store = await redisStore({ url: redis.url, prefix });
     // The producer writes through another instance.

@@ -142,7 +142,8 @@ describe('fromAnthropicMessages', () => {
 });
 
 describe('fromAnthropicMessages: the recorded stream’s ping', () => {
-  it('the fixture carries the API’s ping right after the first content_block_start, byte for byte, and the adapter passes over it (failed before: the regenerated fixture had no ping)', async () => {
+  // Failed before: the regenerated fixture had no ping.
+  it('the fixture carries the API’s ping right after the first content_block_start, byte for byte, and the adapter passes over it', async () => {
     const { sse } = await loadFixture('anthropic-messages');
     const messages = sse.split('\n\n');
     const pings = messages.flatMap((message, i) => (message.startsWith('event: ping') ? [i] : []));
@@ -161,7 +162,8 @@ describe('fromAnthropicMessages: the recorded stream’s ping', () => {
 });
 
 describe('fromAnthropicMessages: work per chunk', () => {
-  it('reads each field of a chunk that continues the last block’s arguments once (failed before: type four times, partial_json twice; negative control: a fragment of another block than the chunk before, on the general path, reads partial_json twice)', async () => {
+  // Failed before: type four times, partial_json twice.
+  it('reads each field of a chunk that continues the last block’s arguments once (negative control: a fragment of another block than the chunk before, on the general path, reads partial_json twice)', async () => {
     const continuing = new Map<string, number>();
     const other = new Map<string, number>();
     const { events } = await run(fromAnthropicMessages, [

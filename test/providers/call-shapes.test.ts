@@ -28,7 +28,8 @@ const chat = (delta: object, finish_reason: string | null = null) => ({
 });
 
 describe('OpenAI Chat Completions: object arguments and cut calls', () => {
-  it('dispatches `function.arguments` sent as an object with that object (failed before: "{}")', async () => {
+  // Failed before: "{}".
+  it('dispatches `function.arguments` sent as an object with that object', async () => {
     const args = { city: 'Paris', days: [1, 2], nested: { unit: 'C' } };
     const { events } = await run(fromOpenAIChatCompletions, [
       chat({
@@ -96,7 +97,8 @@ describe('OpenAI Chat Completions: object arguments and cut calls', () => {
 });
 
 describe('OpenAI Responses: hosted tools and response.incomplete', () => {
-  it('a web_search_call is a provider call from output_item.added, recorded with its result at done; its sources are the result, not the arguments (failed before: args carried the sources)', async () => {
+  // Failed before: args carried the sources.
+  it('a web_search_call is a provider call from output_item.added, recorded with its result at done; its sources are the result, not the arguments', async () => {
     const action = {
       type: 'search',
       query: 'lit 3 release',
@@ -272,7 +274,8 @@ describe('OpenAI Responses: hosted tools and response.incomplete', () => {
 });
 
 describe('OpenAI Responses: built-in tools the host runs', () => {
-  it('an apply_patch_call is a client call from output_item.added, dispatched with its operation (failed before: no node, nothing dispatched)', async () => {
+  // Failed before: no node, nothing dispatched.
+  it('an apply_patch_call is a client call from output_item.added, dispatched with its operation', async () => {
     const operation = {
       type: 'update_file',
       path: 'src/greet.ts',
@@ -295,7 +298,8 @@ describe('OpenAI Responses: built-in tools the host runs', () => {
     expect(node.args.text('path')).to.equal('src/greet.ts');
   });
 
-  it('shell_call, local_shell_call and computer_call are client calls named shell, local_shell and computer, with their actions (failed before: ignored)', async () => {
+  // Failed before: ignored.
+  it('shell_call, local_shell_call and computer_call are client calls named shell, local_shell and computer, with their actions', async () => {
     const shell = {
       commands: ['ls -la', 'cat README.md'],
       timeout_ms: 10_000,

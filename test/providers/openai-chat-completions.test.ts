@@ -258,7 +258,8 @@ describe('fromOpenAIChatCompletions: work per chunk', () => {
     );
   });
 
-  it('reads the stream iterator’s next method once per stream, as for await does (failed before: once per chunk)', async () => {
+  // Failed before: once per chunk.
+  it('reads the stream iterator’s next method once per stream, as for await does', async () => {
     const chunks = [
       calls({ index: 0, id: 'call_a', function: { name: 'Write', arguments: '' } }),
       ...Array.from({ length: 50 }, () => calls({ index: 0, function: { arguments: ' ' } })),

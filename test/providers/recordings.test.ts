@@ -55,7 +55,8 @@ function expectHistoryEqualsLive(events: readonly CallfoldEvent[]): void {
 }
 
 describe('recorded streams: free-form (custom) tools', () => {
-  it('Chat Completions `type: custom` (openai-node) streams, dispatches and reads as "input" (failed before: dropped)', async () => {
+  // Failed before: dropped.
+  it('Chat Completions `type: custom` (openai-node) streams, dispatches and reads as "input"', async () => {
     const events = await serve(fromOpenAIChatCompletions, [
       await chatChunksBody('openai-node/custom-tool-chunks.jsonl'),
     ]);
@@ -74,7 +75,8 @@ describe('recorded streams: free-form (custom) tools', () => {
     expectHistoryEqualsLive(events);
   });
 
-  it('Responses `custom_tool_call` (vercel/ai recording) streams its input deltas (failed before: dropped)', async () => {
+  // Failed before: dropped.
+  it('Responses `custom_tool_call` (vercel/ai recording) streams its input deltas', async () => {
     const events = await serve(
       fromOpenAIResponses,
       await chunkResponses('vercel-ai/openai-custom-tool.1.chunks.txt'),
@@ -154,7 +156,8 @@ describe('recorded streams: provider-executed tools', () => {
 });
 
 describe('recorded streams: cut calls', () => {
-  it('Anthropic max_tokens inside a tool_use: stopReason "length", the block incomplete, the node stays (failed before: it vanished at the settle)', async () => {
+  // Failed before: it vanished at the settle.
+  it('Anthropic max_tokens inside a tool_use: stopReason "length", the block incomplete, the node stays', async () => {
     const events = await serve(fromAnthropicMessages, [
       await recording('anthropic-sdk-typescript/incomplete_partial_json_response.txt'),
     ]);
@@ -173,7 +176,8 @@ describe('recorded streams: cut calls', () => {
 });
 
 describe('recorded streams: ids reused across responses', () => {
-  it('the same recording answered twice in one session gives two calls (failed before: the second merged into the first)', async () => {
+  // Failed before: the second merged into the first.
+  it('the same recording answered twice in one session gives two calls', async () => {
     const body = await recording('anthropic-sdk-typescript/tool_use_response.txt');
     const session = fixedSession();
     const events = await serve(fromAnthropicMessages, [body], session);

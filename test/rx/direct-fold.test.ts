@@ -182,7 +182,8 @@ describe('assemble() over an adapter (the direct path)', () => {
     expect(control.compared).to.be.at.least(text.length);
   });
 
-  it("hands the reader the adapter's own batches, one delta each, never the run joined into one string (failed before: one delta of 16,000 characters for the run, which the reader flattened into a copy; negative control: through an operator, every 16-character delta)", async () => {
+  // Failed before: one delta of 16,000 characters for the run, which the reader flattened into a copy.
+  it("hands the reader the adapter's own batches, one delta each, never the run joined into one string (negative control: through an operator, every 16-character delta)", async () => {
     const deltas = 1_000;
     const fragments = writeFragments(deltas);
     const chunks = anthropicChunks(fragments);
@@ -313,7 +314,8 @@ describe('assemble() over an adapter (the direct path)', () => {
     expect(failed).to.deep.equal(await outcome(true, false));
   });
 
-  it('folds text and interleaved calls of an OpenAI stream as the ordinary path does, each call as one run (failed before: every interleaved delta folded alone; negative control: an operator between folds every delta)', async () => {
+  // Failed before: every interleaved delta folded alone.
+  it('folds text and interleaved calls of an OpenAI stream as the ordinary path does, each call as one run (negative control: an operator between folds every delta)', async () => {
     const chunk = (delta: unknown, finish_reason: string | null = null) => ({
       choices: [{ index: 0, delta, finish_reason }],
     });

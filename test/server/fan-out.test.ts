@@ -104,7 +104,8 @@ describe('fan-out pacing (fanOutMs)', () => {
     for (const r of others) expect(r.chunks.at(-1)).to.equal(last);
   });
 
-  it('followers woken together share the bytes of a batch over 64 KiB, a fan-out catching up (failed before: each follower joined its own copy)', async () => {
+  // Failed before: each follower joined its own copy.
+  it('followers woken together share the bytes of a batch over 64 KiB, a fan-out catching up', async () => {
     const writes = 30;
     const [first, ...others] = await burst(1000, 4, writes, 4096);
     const last = (first?.chunks ?? []).at(-1);

@@ -1,7 +1,8 @@
 /**
  * mulberry32, the seeded PRNG the tests derive fragment cuts, read schedules and sessions
- * from, so every failing case replays from its seed. (The benchmarks and the data generators
- * use the same generator: bench/support/prng.ts, scripts/seeded-random.mjs.)
+ * from, so every failing case replays from its seed, and the benchmarks build byte-identical
+ * inputs in every worker. (The data generators use the same generator in JavaScript:
+ * scripts/seeded-random.mjs.) 32 bits of state: fine for fixtures, never for cryptography.
  */
 export function prng(seed: number): () => number {
   let state = seed >>> 0;
@@ -12,4 +13,11 @@ export function prng(seed: number): () => number {
     t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
+}
+
+/** Picks one element of a non-empty list with `random` (a `prng`). */
+export function pick<T>(random: () => number, items: readonly T[]): T {
+  const item = items[Math.floor(random() * items.length)];
+  if (item === undefined) throw new Error('pick() needs a non-empty list');
+  return item;
 }
