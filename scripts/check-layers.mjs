@@ -6,7 +6,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, normalize, relative, sep } from 'node:path';
 
 /**
- * What each layer may import besides itself. `src/index.ts` is the public core API.
+ * What each layer may import besides itself. `src/index.ts` is the public core API;
+ * `src/internal-api.ts` is `callfold/internal`, for the elements only.
  * @type {Record<string, string[]>}
  */
 const ALLOWED = {
@@ -53,9 +54,11 @@ const ALLOWED = {
     'src/rx',
     'src/schema',
   ],
-  // Elements read the core through its public API only.
-  elements: ['elements/internal', 'src/index.ts'],
-  'elements/internal': ['elements', 'src/index.ts'],
+  // `callfold/internal`: the undocumented names callfold's own elements read.
+  'src/internal-api.ts': ['src/groups'],
+  // Elements read the core through its public API, and callfold/internal.
+  elements: ['elements/internal', 'src/index.ts', 'src/internal-api.ts'],
+  'elements/internal': ['elements', 'src/index.ts', 'src/internal-api.ts'],
 };
 
 /**

@@ -90,25 +90,12 @@ export {
   toolCategories,
   toolClassifier,
   toolNames,
-  toolNamesOf,
 } from './groups/categories.js';
 export { toolDetail } from './groups/detail.js';
 export { type DetailSource, detailSources } from './groups/detail-sources.js';
-export { detailText } from './groups/detail-text.js';
 export { commonEnds, keptEnds } from './groups/kept-ends.js';
-export {
-  PATCH_FILES_KEPT,
-  type PatchFile,
-  type PatchFiles,
-  patchFileList,
-  patchFiles,
-} from './groups/patch-files.js';
-export {
-  type CategoryCount,
-  englishPhrase,
-  englishSummary,
-  type SummaryFormatter,
-} from './groups/summary.js';
+export { type PatchFile, type PatchFiles, patchFiles } from './groups/patch-files.js';
+export type { CategoryCount, SummaryFormatter } from './groups/summary.js';
 export type { AdapterOptions } from './providers/adapter-run.js';
 export { type AGUISource, fromAGUI, type SubscribableSource } from './providers/ag-ui.js';
 export type { AGUIEvent, CallfoldMetadata } from './providers/ag-ui-event.js';

@@ -1,4 +1,5 @@
-import { type CategoryCount, englishPhrase, type ToolCategory } from '../../src/index.js';
+import type { CategoryCount, ToolCategory } from '../../src/index.js';
+import { englishPhrase } from '../../src/internal-api.js';
 
 /**
  * Every string the elements show or announce, so an embedder can translate them. Set

@@ -2,12 +2,12 @@ import {
   argumentFields,
   normalizeToolName,
   PartialArguments,
-  patchFileList,
   patchFiles,
   type ToolCategory,
   type ToolNode,
   toolDetail,
 } from '../../src/index.js';
+import { patchFileList } from '../../src/internal-api.js';
 import { closedText, decodedLength, firstKey, formatKiB } from './field-text.js';
 import { httpUrl } from './http-url.js';
 import { englishLabels } from './labels.js';

@@ -89,6 +89,18 @@ describe('the layer check', () => {
       "import '../server/index.js';",
       'src/rx → src/server',
     ],
+    [
+      'the core importing callfold/internal (it is for the elements only)',
+      'src/rx/select-groups.ts',
+      "import '../internal-api.js';",
+      'src/rx → src/internal-api.ts',
+    ],
+    [
+      'callfold/internal importing more than the tool vocabulary',
+      'src/internal-api.ts',
+      "import './rx/assemble.js';",
+      'src/internal-api.ts → src/rx',
+    ],
   ];
   for (const [what, file, line, edge] of plants) {
     it(`fails on a planted import: ${what}`, () => {
