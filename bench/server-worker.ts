@@ -9,12 +9,12 @@
 import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { performance as hooks, monitorEventLoopDelay } from 'node:perf_hooks';
-import { encodeSSE } from '../src/events/sse.js';
 import { memoryStore } from '../src/server/memory-store.js';
 import { toNodeListener } from '../src/server/node-listener.js';
 import { redisStore } from '../src/server/redis/redis-store.js';
 import { sessionHandler } from '../src/server/session-handler.js';
 import type { SessionStore } from '../src/server/session-store.js';
+import { encodeSSE } from '../src/wire/sse.js';
 import { sseOffsets, writeDeltas } from './support/write-deltas.js';
 
 const [mode = 'memory', url = '', fanOut = ''] = process.argv.slice(2);

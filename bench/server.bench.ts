@@ -50,10 +50,10 @@ import { connect } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { Redis } from 'ioredis';
 import { createResumableStreamContext } from 'resumable-stream/ioredis';
-import { encodeSSE } from '../src/events/sse.js';
 import { redisStore } from '../src/server/redis/redis-store.js';
 import { sessionHandler } from '../src/server/session-handler.js';
 import type { UnnumberedEvent } from '../src/server/session-store.js';
+import { encodeSSE } from '../src/wire/sse.js';
 import { startRedis } from '../test/node/support/redis-server.js';
 import { sseOffsets, writeDeltas } from './support/write-deltas.js';
 

@@ -13,8 +13,8 @@ import { createRoot } from 'react-dom/client';
 import { tap } from 'rxjs';
 import '../elements/tool-timeline.js';
 import type { ToolOpenPathEvent } from '../elements/classes.js';
-import { replayTranscript } from '../src/events/replay.js';
-import { decodeTranscript, type TranscriptEntry } from '../src/events/transcript.js';
+import { replayTranscript } from '../src/client/replay.js';
+import { decodeTranscript, type TranscriptEntry } from '../src/wire/transcript.js';
 import sessionUrl from './transcripts/demo-session.jsonl?url';
 
 const speeds = [1, 4, 16, 100];

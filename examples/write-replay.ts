@@ -5,8 +5,8 @@
  * show the gap between deltas received and DOM updates made.
  */
 import { PartialArguments } from '../src/arguments/partial-arguments.js';
-import { decodeTranscript } from '../src/events/transcript.js';
 import type { CallfoldEvent } from '../src/events/types.js';
+import { decodeTranscript } from '../src/wire/transcript.js';
 import { Player } from './demo/player.js';
 import transcript from './transcripts/write-call.jsonl?raw';
 

@@ -14,7 +14,7 @@ const DEV_ONLY = [
   '/internal/dev-mode',
   '/internal/probe',
   '/arguments/probe',
-  '/groups/probe',
+  '/tools/probe',
   '/assembler/probe',
 ];
 const LEFTOVER = /\bDEV_MODE\b|\bargumentProbe\b|\bgroupProbe\b|\binternalProbe\b/;

@@ -9,6 +9,11 @@ export type {
   NodeChanges,
   ReadList,
 } from './assembler/node-assembler-options.js';
+export type { FetchLike, FetchResponseLike } from './client/fetch-like.js';
+export { type FollowSessionOptions, followSession } from './client/follow-session.js';
+export { type LoadHistoryOptions, loadHistory } from './client/load-history.js';
+export { type RecordTranscriptOptions, recordTranscript } from './client/record.js';
+export { type ReplayTranscriptOptions, replayTranscript } from './client/replay.js';
 export {
   Assembler,
   type AssemblerOptions,
@@ -23,35 +28,6 @@ export {
 } from './definitions/assistant-definition.js';
 export { type ToolNode, type ToolStage, toolDefinition } from './definitions/tool-definition.js';
 export { type TurnNode, turnDefinition } from './definitions/turn-definition.js';
-export type { FetchLike, FetchResponseLike } from './events/fetch-like.js';
-export { type LoadHistoryOptions, loadHistory } from './events/load-history.js';
-export { type RecordTranscriptOptions, recordTranscript } from './events/record.js';
-export { type ReplayTranscriptOptions, replayTranscript } from './events/replay.js';
-export {
-  type DecodeSSEOptions,
-  decodeSSE,
-  encodeSSE,
-  encodeSSEStream,
-  parseLastEventId,
-} from './events/sse.js';
-export {
-  DEFAULT_MAX_SSE_LENGTH,
-  type ResponseLike,
-  readSSE,
-  SSEDecoder,
-  type SSEDecoderOptions,
-  SSEError,
-  type SSEInput,
-  type SSEMessage,
-} from './events/sse-decoder.js';
-export {
-  decodeTranscript,
-  encodeTranscript,
-  encodeTranscriptLine,
-  TranscriptDecoder,
-  type TranscriptEntry,
-  TranscriptError,
-} from './events/transcript.js';
 export type {
   AssistantMessageEvent,
   BlockEndEvent,
@@ -74,7 +50,6 @@ export type {
 } from './events/types.js';
 export { isDurableEvent, isStreamEvent } from './events/types.js';
 export { EventError, isCallfoldEvent, parseEvent } from './events/validate.js';
-export { type ArgumentRole, argumentFields } from './groups/argument-fields.js';
 export {
   Builder,
   type BuilderOptions,
@@ -83,19 +58,7 @@ export {
   type KindedNode,
   type ListChanges,
 } from './groups/builder.js';
-export {
-  categoryOf,
-  normalizeToolName,
-  type ToolCategory,
-  toolCategories,
-  toolClassifier,
-  toolNames,
-} from './groups/categories.js';
-export { toolDetail } from './groups/detail.js';
-export { type DetailSource, detailSources } from './groups/detail-sources.js';
 export { commonEnds, keptEnds } from './groups/kept-ends.js';
-export { type PatchFile, type PatchFiles, patchFiles } from './groups/patch-files.js';
-export type { CategoryCount, SummaryFormatter } from './groups/summary.js';
 export type { AdapterOptions } from './providers/adapter-run.js';
 export { type AGUISource, fromAGUI, type SubscribableSource } from './providers/ag-ui.js';
 export type { AGUIEvent, CallfoldMetadata } from './providers/ag-ui-event.js';
@@ -126,7 +89,6 @@ export {
   type ReconnectCommand,
   reconnectCommand,
 } from './rx/assembler-command.js';
-export { type FollowSessionOptions, followSession } from './rx/follow-session.js';
 export { publicationScheduler } from './rx/publication-scheduler.js';
 export { selectActiveTools } from './rx/select-active-tools.js';
 export { selectGroups } from './rx/select-groups.js';
@@ -180,3 +142,41 @@ export {
   type ValidationIssue,
   validateArguments,
 } from './schema/validate.js';
+export { type ArgumentRole, argumentFields } from './tools/argument-fields.js';
+export {
+  categoryOf,
+  normalizeToolName,
+  type ToolCategory,
+  toolCategories,
+  toolClassifier,
+  toolNames,
+} from './tools/categories.js';
+export { toolDetail } from './tools/detail.js';
+export { type DetailSource, detailSources } from './tools/detail-sources.js';
+export { type PatchFile, type PatchFiles, patchFiles } from './tools/patch-files.js';
+export type { CategoryCount, SummaryFormatter } from './tools/summary.js';
+export {
+  type DecodeSSEOptions,
+  decodeSSE,
+  encodeSSE,
+  encodeSSEStream,
+  parseLastEventId,
+} from './wire/sse.js';
+export {
+  DEFAULT_MAX_SSE_LENGTH,
+  type ResponseLike,
+  readSSE,
+  SSEDecoder,
+  type SSEDecoderOptions,
+  SSEError,
+  type SSEInput,
+  type SSEMessage,
+} from './wire/sse-decoder.js';
+export {
+  decodeTranscript,
+  encodeTranscript,
+  encodeTranscriptLine,
+  TranscriptDecoder,
+  type TranscriptEntry,
+  TranscriptError,
+} from './wire/transcript.js';

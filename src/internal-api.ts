@@ -10,7 +10,7 @@
  *
  * @module
  */
-export { toolNamesOf } from './groups/categories.js';
-export { detailText } from './groups/detail-text.js';
-export { PATCH_FILES_KEPT, patchFileList } from './groups/patch-files.js';
-export { englishPhrase, englishSummary } from './groups/summary.js';
+export { toolNamesOf } from './tools/categories.js';
+export { detailText } from './tools/detail-text.js';
+export { PATCH_FILES_KEPT, patchFileList } from './tools/patch-files.js';
+export { englishPhrase, englishSummary } from './tools/summary.js';

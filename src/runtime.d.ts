@@ -11,7 +11,7 @@ declare const console: {
   error(...data: unknown[]): void;
 };
 
-// WHATWG Encoding and Streams, for the SSE codec (src/events/sse*.ts): the subset it uses,
+// WHATWG Encoding and Streams, for the SSE codec (src/wire/sse*.ts): the subset it uses,
 // shaped like lib.dom's declarations so that the two merge where both are present.
 interface TextEncoder {
   encode(input?: string): Uint8Array<ArrayBuffer>;

@@ -1,5 +1,5 @@
-import { encodeSSE } from '../../src/events/sse.js';
 import type { StreamEvent } from '../../src/events/types.js';
+import { encodeSSE } from '../../src/wire/sse.js';
 
 /**
  * `npm run bench:server`'s stream: the deltas of one `write` call, 16 characters of its

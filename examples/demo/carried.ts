@@ -1,10 +1,10 @@
-import type { TranscriptEntry } from '../../src/events/transcript.js';
 import {
   isDurableEvent,
   type MessageBlock,
   type SessionEvent,
   type ToolCallEvent,
 } from '../../src/events/types.js';
+import type { TranscriptEntry } from '../../src/wire/transcript.js';
 import { approvalIdOf } from './encoders/ai-sdk-ui-stream.js';
 import type { ReplaySource } from './replay-steps.js';
 

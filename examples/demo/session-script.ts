@@ -1,4 +1,3 @@
-import type { TranscriptEntry } from '../../src/events/transcript.js';
 import {
   type AssistantMessageEvent,
   type CallfoldEvent,
@@ -9,6 +8,7 @@ import {
   type ToolCallEvent,
   type ToolResultEvent,
 } from '../../src/events/types.js';
+import type { TranscriptEntry } from '../../src/wire/transcript.js';
 
 /** An event at its time in the recording, in ms since the session started. */
 export interface Timed<E extends CallfoldEvent = CallfoldEvent> {

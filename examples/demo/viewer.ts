@@ -1,9 +1,9 @@
 import { Subject, type Subscription } from 'rxjs';
 import type { ToolTimelineElement } from '../../elements/classes.js';
-import { loadHistory } from '../../src/events/load-history.js';
+import { followSession } from '../../src/client/follow-session.js';
+import { loadHistory } from '../../src/client/load-history.js';
 import { isDurableEvent } from '../../src/events/types.js';
 import { type AssembleInput, prependCommand } from '../../src/rx/assembler-command.js';
-import { followSession } from '../../src/rx/follow-session.js';
 import type { SessionServer } from './session-server.js';
 
 /** What a connection received before its first quiet moment: the server's catch-up. */

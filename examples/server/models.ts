@@ -9,7 +9,7 @@
  *   `stream: true`) with the sandbox's tools.
  */
 import { readFile } from 'node:fs/promises';
-import { decodeTranscript } from '../../src/events/transcript.js';
+import { decodeTranscript } from '../../src/wire/transcript.js';
 import { encodeOpenAIChatCompletions } from '../demo/encoders/openai-chat-completions.js';
 import { type ScriptAttempt, scriptOf } from '../demo/session-script.js';
 import { liveTools } from './sandbox-tools.js';

@@ -5,7 +5,7 @@
  */
 import '../../elements/tool-timeline.js';
 import type { ToolTimelineElement } from '../../elements/classes.js';
-import { followSession } from '../../src/rx/follow-session.js';
+import { followSession } from '../../src/client/follow-session.js';
 
 const timeline = document.querySelector('#timeline') as ToolTimelineElement;
 const status = document.querySelector('#status') as HTMLElement;

@@ -1,7 +1,7 @@
 import { PartialArguments } from '../arguments/partial-arguments.js';
 import type { Definition } from '../assembler/definition.js';
 import type { Match } from '../assembler/match.js';
-import { isJoined } from '../events/joined-ends.js';
+import { isJoined } from '../direct/joined-ends.js';
 import { jsonText } from '../events/json-text.js';
 import type {
   CallfoldEvent,

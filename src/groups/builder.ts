@@ -5,12 +5,12 @@ import { DEV_MODE } from '../internal/dev-mode.js';
 import { FrontList } from '../internal/front-list.js';
 import type { ListChanges, ReadList } from '../internal/list-changes.js';
 import { sameElements } from '../internal/same-elements.js';
-import { type ToolCategory, toolClassifier } from './categories.js';
+import { type ToolCategory, toolClassifier } from '../tools/categories.js';
+import { toolDetail } from '../tools/detail.js';
+import { groupProbe } from '../tools/probe.js';
+import { type CategoryCount, englishSummary, type SummaryFormatter } from '../tools/summary.js';
 import { ChunkedItems, ItemsSnapshot } from './chunked-items.js';
-import { toolDetail } from './detail.js';
 import type { Kept } from './kept-ends.js';
-import { groupProbe } from './probe.js';
-import { type CategoryCount, englishSummary, type SummaryFormatter } from './summary.js';
 import { ToolMap } from './tool-map.js';
 
 /** A maximal run of consecutive tool nodes, counted by category. Frozen. */

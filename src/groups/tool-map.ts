@@ -1,6 +1,6 @@
 import type { ToolNode } from '../definitions/tool-definition.js';
 import { DEV_MODE } from '../internal/dev-mode.js';
-import { groupProbe } from './probe.js';
+import { groupProbe } from '../tools/probe.js';
 
 /**
  * The `tools` of a Grouping: every tool node by callId, in log order, read-only.

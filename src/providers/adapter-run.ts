@@ -1,6 +1,6 @@
 import type { Observable } from 'rxjs';
+import { directEvents, type EventSink } from '../direct/direct-events.js';
 import { describeValue } from '../events/describe-value.js';
-import { directEvents, type EventSink } from '../events/direct-events.js';
 import { jsonText } from '../events/json-text.js';
 import type { CallfoldEvent } from '../events/types.js';
 import { Attempt, type Dispatch, type Ending } from './attempt.js';

@@ -1,4 +1,4 @@
-import type { EventSink } from '../events/direct-events.js';
+import type { EventSink } from '../direct/direct-events.js';
 import { jsonText } from '../events/json-text.js';
 import type {
   BlockEndEvent,

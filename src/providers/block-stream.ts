@@ -1,4 +1,4 @@
-import type { StreamedBlock } from '../events/direct-events.js';
+import type { StreamedBlock } from '../direct/direct-events.js';
 import type { TextDeltaEvent, ToolCallDeltaEvent } from '../events/types.js';
 import type { TextBuffer } from '../internal/text-buffer.js';
 import type { CallShape } from './session.js';

@@ -1,4 +1,4 @@
-import type { ResponseLike } from '../events/sse-decoder.js';
+import type { ResponseLike } from '../wire/sse-decoder.js';
 import { EventStreamDecoder, type EventStreamMessage } from './aws-event-stream.js';
 import type { ProviderSource } from './provider-source.js';
 import { ProviderStreamError } from './provider-stream-error.js';

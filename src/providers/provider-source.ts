@@ -1,4 +1,4 @@
-import { type ResponseLike, SSEDecoder, type SSEMessage } from '../events/sse-decoder.js';
+import { type ResponseLike, SSEDecoder, type SSEMessage } from '../wire/sse-decoder.js';
 import { ProviderStreamError } from './provider-stream-error.js';
 
 /**

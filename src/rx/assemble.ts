@@ -7,7 +7,7 @@ import {
 } from 'rxjs';
 import { Assembler, type AssemblerOptions } from '../conversation/assembler.js';
 import type { Conversation } from '../conversation/conversation.js';
-import { DirectEvents, type EventSink } from '../events/direct-events.js';
+import { DirectEvents, type EventSink } from '../direct/direct-events.js';
 import type { BlockEndEvent, CallfoldEvent } from '../events/types.js';
 import { EventError } from '../events/validate.js';
 import type { KindedNode } from '../groups/builder.js';

@@ -1,7 +1,7 @@
 import { assemblerProbe } from '../assembler/probe.js';
 import { Assembler, type AssemblerOptions } from '../conversation/assembler.js';
-import type { StreamedBlock } from '../events/direct-events.js';
-import { vouchJoined } from '../events/joined-ends.js';
+import type { StreamedBlock } from '../direct/direct-events.js';
+import { vouchJoined } from '../direct/joined-ends.js';
 import type { BlockEndEvent, CallfoldEvent } from '../events/types.js';
 import { parseEvent } from '../events/validate.js';
 import type { KindedNode } from '../groups/builder.js';

@@ -1,5 +1,5 @@
-import { encodeSSE } from '../events/sse.js';
 import type { CallfoldEvent } from '../events/types.js';
+import { encodeSSE } from '../wire/sse.js';
 import { FollowerQueue } from './follower-queue.js';
 import { isBatchedFollow } from './session-store.js';
 

@@ -1,4 +1,4 @@
-import { parseLastEventId } from '../events/sse.js';
+import { parseLastEventId } from '../wire/sse.js';
 import { agUIEncoder } from './ag-ui-encoder.js';
 import { followerStream } from './follower-stream.js';
 import { isSessionId } from './session-id.js';

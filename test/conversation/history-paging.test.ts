@@ -16,8 +16,8 @@ import type { AssistantNode } from '../../src/definitions/assistant-definition.j
 import type { SessionEvent } from '../../src/events/types.js';
 import { Builder } from '../../src/groups/builder.js';
 import { keptEnds } from '../../src/groups/kept-ends.js';
-import { groupProbe } from '../../src/groups/probe.js';
 import { internalProbe } from '../../src/internal/probe.js';
+import { groupProbe } from '../../src/tools/probe.js';
 import { NOW } from '../assembler/support/events.js';
 import { describe, it } from '../harness.js';
 

@@ -11,7 +11,7 @@ import { expect } from 'chai';
 import { assemblerProbe } from '../../src/assembler/probe.js';
 import { Assembler } from '../../src/conversation/assembler.js';
 import type { CallfoldEvent, MessageBlock, SessionEvent } from '../../src/events/types.js';
-import { groupProbe } from '../../src/groups/probe.js';
+import { groupProbe } from '../../src/tools/probe.js';
 import {
   call,
   conversationShape,

@@ -11,7 +11,7 @@ import type { Conversation, ConversationNode } from '../../src/conversation/conv
 import type { AssistantNode } from '../../src/definitions/assistant-definition.js';
 import type { CallfoldEvent } from '../../src/events/types.js';
 import { Builder } from '../../src/groups/builder.js';
-import { groupProbe } from '../../src/groups/probe.js';
+import { groupProbe } from '../../src/tools/probe.js';
 import {
   conversationShape,
   NOW,

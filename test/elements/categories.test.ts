@@ -6,7 +6,7 @@
 import { expect, fixture, html } from '@open-wc/testing';
 import '../../elements/tool-row.js';
 import type { ToolRowElement } from '../../elements/classes.js';
-import type { ToolCategory } from '../../src/groups/categories.js';
+import type { ToolCategory } from '../../src/tools/categories.js';
 import { describe, it } from '../harness.js';
 import { part, Session, textOf } from './session.js';
 

@@ -12,7 +12,7 @@ import {
   type ToolRowElement,
   type ToolTimelineElement,
 } from '../../elements/classes.js';
-import type { ToolCategory } from '../../src/groups/categories.js';
+import type { ToolCategory } from '../../src/tools/categories.js';
 import { describe, it } from '../harness.js';
 import { part, Session } from './session.js';
 

@@ -5,8 +5,8 @@
  * equal value. Optional fields are sometimes absent; records sometimes have a null prototype.
  */
 import fc from 'fast-check';
-import type { TranscriptEntry } from '../../src/events/transcript.js';
 import type { CallfoldEvent, CallfoldEventType, MessageBlock } from '../../src/events/types.js';
+import type { TranscriptEntry } from '../../src/wire/transcript.js';
 
 /** Strings rich in what a line codec must survive: newlines, CR, U+2028, quotes, surrogates. */
 export const text = fc.oneof(

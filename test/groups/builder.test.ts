@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import type { ToolNode } from '../../src/definitions/tool-definition.js';
 import { Builder } from '../../src/groups/builder.js';
-import { groupProbe } from '../../src/groups/probe.js';
+import { groupProbe } from '../../src/tools/probe.js';
 import { describe, it } from '../harness.js';
 import {
   assembler,

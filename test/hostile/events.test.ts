@@ -6,11 +6,11 @@ import { expect } from 'chai';
 import { from, lastValueFrom, queueScheduler } from 'rxjs';
 import { Assembler } from '../../src/conversation/assembler.js';
 import type { ToolNode } from '../../src/definitions/tool-definition.js';
-import { decodeSSE, encodeSSE } from '../../src/events/sse.js';
-import { decodeTranscript, encodeTranscriptLine } from '../../src/events/transcript.js';
 import type { CallfoldEvent } from '../../src/events/types.js';
 import { EventError } from '../../src/events/validate.js';
 import { assemble } from '../../src/rx/assemble.js';
+import { decodeSSE, encodeSSE } from '../../src/wire/sse.js';
+import { decodeTranscript, encodeTranscriptLine } from '../../src/wire/transcript.js';
 import { describe, it } from '../harness.js';
 
 const DEEP = 10_000;

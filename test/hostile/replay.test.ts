@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { type SchedulerAction, type SchedulerLike, Subscription } from 'rxjs';
-import { replayTranscript } from '../../src/events/replay.js';
-import type { TranscriptEntry } from '../../src/events/transcript.js';
+import { replayTranscript } from '../../src/client/replay.js';
+import type { TranscriptEntry } from '../../src/wire/transcript.js';
 import { describe, it } from '../harness.js';
 
 /** A virtual-time scheduler that records every delay asked of it, rescheduling included. */

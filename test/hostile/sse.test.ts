@@ -4,9 +4,9 @@
  */
 import { expect } from 'chai';
 import { config, type Observable } from 'rxjs';
-import { decodeSSE, encodeSSE } from '../../src/events/sse.js';
-import { readSSE, SSEDecoder, SSEError } from '../../src/events/sse-decoder.js';
 import type { CallfoldEvent } from '../../src/events/types.js';
+import { decodeSSE, encodeSSE } from '../../src/wire/sse.js';
+import { readSSE, SSEDecoder, SSEError } from '../../src/wire/sse-decoder.js';
 import { describe, it } from '../harness.js';
 
 const utf8 = new TextEncoder();

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
-import { prefixesOf } from '../../src/groups/detail-text.js';
 import { cutPrefix } from '../../src/internal/cut-prefix.js';
+import { prefixesOf } from '../../src/tools/detail-text.js';
 import { describe, it } from '../harness.js';
 
 const isHigh = (unit: number) => unit >= 0xd800 && unit <= 0xdbff;

@@ -21,9 +21,9 @@ import puppeteer, { type Browser, type Page } from 'puppeteer-core';
 import { carriedRecords } from '../../examples/demo/carried.js';
 import { providers, type ReplaySource, replaySteps } from '../../examples/demo/replay-steps.js';
 import { scriptOf, withoutTime } from '../../examples/demo/session-script.js';
-import { decodeTranscript } from '../../src/events/transcript.js';
 import { type CallfoldEvent, isDurableEvent } from '../../src/events/types.js';
-import { categoryOf } from '../../src/groups/categories.js';
+import { categoryOf } from '../../src/tools/categories.js';
+import { decodeTranscript } from '../../src/wire/transcript.js';
 import { playToEnd } from './support/demo-approval.js';
 import { repositoryRoot } from './support/repository.js';
 

@@ -32,15 +32,15 @@ import {
   sandboxFiles,
   startAgentServer,
 } from '../../examples/server/server.js';
+import { followSession } from '../../src/client/follow-session.js';
+import { loadHistory } from '../../src/client/load-history.js';
 import { Assembler } from '../../src/conversation/assembler.js';
 import type { Conversation } from '../../src/conversation/conversation.js';
-import { loadHistory } from '../../src/events/load-history.js';
-import { decodeTranscript } from '../../src/events/transcript.js';
 import { type CallfoldEvent, isDurableEvent } from '../../src/events/types.js';
 import { fromOpenAIChatCompletions } from '../../src/providers/openai-chat-completions.js';
 import { createSession } from '../../src/providers/session.js';
 import type { AssemblerCommand } from '../../src/rx/assembler-command.js';
-import { followSession } from '../../src/rx/follow-session.js';
+import { decodeTranscript } from '../../src/wire/transcript.js';
 import { project } from '../assembler/support/driver.js';
 import { repositoryRoot } from './support/repository.js';
 import { demoEvents, follower } from './support/session-fold.js';

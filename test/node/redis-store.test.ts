@@ -1,12 +1,12 @@
 import { after, before, describe, it } from 'node:test';
 import { expect } from 'chai';
 import { Redis } from 'ioredis';
-import { decodeSSE } from '../../src/events/sse.js';
 import { type CallfoldEvent, isDurableEvent, type StreamEvent } from '../../src/events/types.js';
 import { defaultSliceSize } from '../../src/server/fan-out-pacer.js';
 import { redisStore } from '../../src/server/redis/redis-store.js';
 import { sessionHandler } from '../../src/server/session-handler.js';
 import type { BatchedFollow, SessionStore } from '../../src/server/session-store.js';
+import { decodeSSE } from '../../src/wire/sse.js';
 import { collect, follower, seqs, storeConformance } from '../server/store-conformance.js';
 import { waitFor } from '../support/wait-for.js';
 import { type RunningRedis, startRedis } from './support/redis-server.js';

@@ -9,8 +9,8 @@ import { pipeline, Readable } from 'node:stream';
 import { describe, it } from 'node:test';
 import { expect } from 'chai';
 import { lastValueFrom, take, toArray } from 'rxjs';
-import { decodeSSE, encodeSSEStream, parseLastEventId } from '../../src/events/sse.js';
 import type { CallfoldEvent, SessionEvent } from '../../src/events/types.js';
+import { decodeSSE, encodeSSEStream, parseLastEventId } from '../../src/wire/sse.js';
 
 const log: SessionEvent[] = Array.from({ length: 6 }, (_, i) => ({
   type: 'tool/result',

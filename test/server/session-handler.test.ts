@@ -1,9 +1,9 @@
 import { expect } from 'chai';
 import { lastValueFrom, toArray } from 'rxjs';
-import { decodeSSE } from '../../src/events/sse.js';
 import type { CallfoldEvent, StreamEvent } from '../../src/events/types.js';
 import { memoryStore } from '../../src/server/memory-store.js';
 import { sessionHandler } from '../../src/server/session-handler.js';
+import { decodeSSE } from '../../src/wire/sse.js';
 import { describe, it, runtime } from '../harness.js';
 import { seqs } from './store-conformance.js';
 

@@ -1,4 +1,4 @@
-import type { ResponseLike } from '../../events/sse-decoder.js';
+import type { ResponseLike } from '../../wire/sse-decoder.js';
 
 /**
  * The web platform pieces the probe uses, typed structurally and read from `globalThis`.

@@ -8,9 +8,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { concatMap, delay, from, of } from 'rxjs';
-import { decodeTranscript } from '../../../src/events/transcript.js';
 import { recordAttempt } from '../../../src/server/record-attempt.js';
 import { redisStore } from '../../../src/server/redis/redis-store.js';
+import { decodeTranscript } from '../../../src/wire/transcript.js';
 import { repositoryRoot } from './repository.js';
 
 const [mode, url = '', session = ''] = process.argv.slice(2);

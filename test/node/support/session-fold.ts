@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Assembler } from '../../../src/conversation/assembler.js';
-import { decodeTranscript } from '../../../src/events/transcript.js';
 import { type CallfoldEvent, isDurableEvent } from '../../../src/events/types.js';
 import type { AssemblerCommand } from '../../../src/rx/assembler-command.js';
 import type { SessionStore, UnnumberedEvent } from '../../../src/server/session-store.js';
+import { decodeTranscript } from '../../../src/wire/transcript.js';
 import { project } from '../../assembler/support/driver.js';
 import { repositoryRoot } from './repository.js';
 

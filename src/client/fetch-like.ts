@@ -1,4 +1,4 @@
-import type { ResponseLike } from './sse-decoder.js';
+import type { ResponseLike } from '../wire/sse-decoder.js';
 
 /**
  * The `fetch` the session client uses: `globalThis.fetch` by default; any function of this

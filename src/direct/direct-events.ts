@@ -1,5 +1,10 @@
 import { Observable, type TeardownLogic } from 'rxjs';
-import type { BlockEndEvent, CallfoldEvent, TextDeltaEvent, ToolCallDeltaEvent } from './types.js';
+import type {
+  BlockEndEvent,
+  CallfoldEvent,
+  TextDeltaEvent,
+  ToolCallDeltaEvent,
+} from '../events/types.js';
 
 /**
  * A block a direct source streams: the fixed fields of its deltas, and its text since the

@@ -1,17 +1,17 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
 import { type SchedulerLike, Subject, take, VirtualTimeScheduler } from 'rxjs';
-import { recordTranscript } from '../../src/events/record.js';
-import { replayTranscript } from '../../src/events/replay.js';
+import { recordTranscript } from '../../src/client/record.js';
+import { replayTranscript } from '../../src/client/replay.js';
+import type { CallfoldEvent } from '../../src/events/types.js';
+import { EventError } from '../../src/events/validate.js';
 import {
   decodeTranscript,
   encodeTranscript,
   type TranscriptEntry,
-} from '../../src/events/transcript.js';
-import type { CallfoldEvent } from '../../src/events/types.js';
-import { EventError } from '../../src/events/validate.js';
+} from '../../src/wire/transcript.js';
+import { entries, event } from '../events/arbitraries.js';
 import { describe, it } from '../harness.js';
-import { entries, event } from './arbitraries.js';
 
 const settle = (attemptId: string): CallfoldEvent => ({ type: 'stream/settle', attemptId });
 const entry = (at: number, id: string): TranscriptEntry => ({ at, event: settle(id) });

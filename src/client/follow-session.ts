@@ -1,9 +1,9 @@
 import { Observable, type Subscription } from 'rxjs';
-import { abortController, type FetchLike, fetchOf } from '../events/fetch-like.js';
-import { decodeSSE } from '../events/sse.js';
-import { SSEError } from '../events/sse-decoder.js';
 import type { CallfoldEvent } from '../events/types.js';
-import { type AssemblerCommand, reconnectCommand } from './assembler-command.js';
+import { type AssemblerCommand, reconnectCommand } from '../rx/assembler-command.js';
+import { decodeSSE } from '../wire/sse.js';
+import { SSEError } from '../wire/sse-decoder.js';
+import { abortController, type FetchLike, fetchOf } from './fetch-like.js';
 
 export interface FollowSessionOptions {
   /** Resume after this event ID (the seq of the last durable event held, e.g. after `loadHistory`). */

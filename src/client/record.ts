@@ -1,7 +1,7 @@
 import { asyncScheduler, defer, map, type OperatorFunction, type SchedulerLike } from 'rxjs';
-import type { TranscriptEntry } from './transcript.js';
-import type { CallfoldEvent } from './types.js';
-import { parseEvent } from './validate.js';
+import type { CallfoldEvent } from '../events/types.js';
+import { parseEvent } from '../events/validate.js';
+import type { TranscriptEntry } from '../wire/transcript.js';
 
 export interface RecordTranscriptOptions {
   /** The clock, read through `scheduler.now()`. Default: `asyncScheduler` (`Date.now`). */

@@ -1,4 +1,6 @@
 import { isObservable, map, Observable } from 'rxjs';
+import { type CallfoldEvent, isDurableEvent } from '../events/types.js';
+import { eventJSON, parseEvent } from '../events/validate.js';
 import {
   readText,
   SSEDecoder,
@@ -6,8 +8,6 @@ import {
   SSEError,
   type SSEInput,
 } from './sse-decoder.js';
-import { type CallfoldEvent, isDurableEvent } from './types.js';
-import { eventJSON, parseEvent } from './validate.js';
 
 /**
  * Encodes one event as a server-sent event message: `id: <seq>` for a durable event, then

@@ -1,12 +1,12 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
 import { firstValueFrom, from, lastValueFrom, Subject, toArray } from 'rxjs';
-import { decodeSSE, encodeSSE, encodeSSEStream, parseLastEventId } from '../../src/events/sse.js';
-import { readSSE, SSEDecoder, SSEError, type SSEMessage } from '../../src/events/sse-decoder.js';
 import { type CallfoldEvent, isDurableEvent } from '../../src/events/types.js';
 import { EventError } from '../../src/events/validate.js';
+import { decodeSSE, encodeSSE, encodeSSEStream, parseLastEventId } from '../../src/wire/sse.js';
+import { readSSE, SSEDecoder, SSEError, type SSEMessage } from '../../src/wire/sse-decoder.js';
+import { event } from '../events/arbitraries.js';
 import { describe, it } from '../harness.js';
-import { event } from './arbitraries.js';
 
 const utf8 = new TextEncoder();
 const settle: CallfoldEvent = { type: 'stream/settle', attemptId: 'a' };

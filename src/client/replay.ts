@@ -1,6 +1,6 @@
 import { asyncScheduler, Observable, type SchedulerLike } from 'rxjs';
-import type { TranscriptEntry } from './transcript.js';
-import type { CallfoldEvent } from './types.js';
+import type { CallfoldEvent } from '../events/types.js';
+import type { TranscriptEntry } from '../wire/transcript.js';
 
 export interface ReplayTranscriptOptions {
   /**

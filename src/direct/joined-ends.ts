@@ -1,4 +1,4 @@
-import type { BlockEndEvent, CallfoldEvent } from './types.js';
+import type { BlockEndEvent, CallfoldEvent } from '../events/types.js';
 
 /**
  * The block ends that `assemble()`'s direct path vouches for: their `text` is exactly the

@@ -1,7 +1,7 @@
+import { isDurableEvent, type SessionEvent } from '../events/types.js';
+import { parseEvent } from '../events/validate.js';
+import { SSEError } from '../wire/sse-decoder.js';
 import { type FetchLike, fetchOf } from './fetch-like.js';
-import { SSEError } from './sse-decoder.js';
-import { isDurableEvent, type SessionEvent } from './types.js';
-import { parseEvent } from './validate.js';
 
 export interface LoadHistoryOptions {
   /** Only events whose seq is below this one: the first seq of the page already held. Default: the newest. */

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { PartialArguments } from '../../src/arguments/partial-arguments.js';
-import { argumentFields } from '../../src/groups/argument-fields.js';
+import * as api from '../../src/index.js';
+import { argumentFields } from '../../src/tools/argument-fields.js';
 import {
   categoryOf,
   type ToolCategory,
@@ -8,13 +9,12 @@ import {
   toolClassifier,
   toolNames,
   toolNamesOf,
-} from '../../src/groups/categories.js';
-import { toolDetail } from '../../src/groups/detail.js';
-import { detailSources } from '../../src/groups/detail-sources.js';
-import { englishPhrase, englishSummary } from '../../src/groups/summary.js';
-import * as api from '../../src/index.js';
+} from '../../src/tools/categories.js';
+import { toolDetail } from '../../src/tools/detail.js';
+import { detailSources } from '../../src/tools/detail-sources.js';
+import { englishPhrase, englishSummary } from '../../src/tools/summary.js';
+import { assembler, onlyGroup, toolDelta } from '../groups/support.js';
 import { describe, it } from '../harness.js';
-import { assembler, onlyGroup, toolDelta } from './support.js';
 
 const detailOf = (name: string, fields: Record<string, unknown>) =>
   toolDetail({ name, args: PartialArguments.fromText(JSON.stringify(fields)) });

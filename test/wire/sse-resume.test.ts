@@ -1,11 +1,11 @@
 import { expect } from 'chai';
 import { asapScheduler, from, lastValueFrom } from 'rxjs';
 import type { Conversation } from '../../src/conversation/conversation.js';
-import { decodeSSE, encodeSSE, parseLastEventId } from '../../src/events/sse.js';
 import { type CallfoldEvent, isDurableEvent } from '../../src/events/types.js';
 import { fromOpenAIChatCompletions } from '../../src/providers/openai-chat-completions.js';
 import { assemble } from '../../src/rx/assemble.js';
 import { type AssembleInput, reconnectCommand } from '../../src/rx/assembler-command.js';
+import { decodeSSE, encodeSSE, parseLastEventId } from '../../src/wire/sse.js';
 import { describe, it } from '../harness.js';
 import { fixedSession } from '../providers/support/cases.js';
 import { collect, loadFixture } from '../providers/support/fixtures.js';

@@ -1,5 +1,7 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
+import type { CallfoldEvent } from '../../src/events/types.js';
+import { EventError } from '../../src/events/validate.js';
 import {
   decodeTranscript,
   encodeTranscript,
@@ -7,11 +9,9 @@ import {
   TranscriptDecoder,
   type TranscriptEntry,
   TranscriptError,
-} from '../../src/events/transcript.js';
-import type { CallfoldEvent } from '../../src/events/types.js';
-import { EventError } from '../../src/events/validate.js';
+} from '../../src/wire/transcript.js';
+import { cuts, entries, split } from '../events/arbitraries.js';
 import { describe, it } from '../harness.js';
-import { cuts, entries, split } from './arbitraries.js';
 
 const settle: CallfoldEvent = { type: 'stream/settle', attemptId: 'a' };
 const call: CallfoldEvent = { type: 'tool/call', seq: 1, callId: 'c', name: 'n', args: '{}' };

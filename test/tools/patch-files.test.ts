@@ -5,8 +5,8 @@
  */
 import { expect } from 'chai';
 import { PartialArguments } from '../../src/arguments/partial-arguments.js';
-import { toolDetail } from '../../src/groups/detail.js';
-import { PATCH_FILES_KEPT, patchFileList, patchFiles } from '../../src/groups/patch-files.js';
+import { toolDetail } from '../../src/tools/detail.js';
+import { PATCH_FILES_KEPT, patchFileList, patchFiles } from '../../src/tools/patch-files.js';
 import { fragment } from '../arguments/support/json-text.js';
 import { work } from '../arguments/support/work.js';
 import { describe, it } from '../harness.js';

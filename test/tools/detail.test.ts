@@ -2,10 +2,10 @@ import { expect } from 'chai';
 import fc from 'fast-check';
 import { PartialArguments } from '../../src/arguments/partial-arguments.js';
 import { argumentProbe } from '../../src/arguments/probe.js';
-import { toolDetail } from '../../src/groups/detail.js';
-import { DETAIL_CLUSTERS, DETAIL_PREFIX_LIMIT, detailText } from '../../src/groups/detail-text.js';
-import { graphemes } from '../../src/groups/graphemes.js';
-import { groupProbe } from '../../src/groups/probe.js';
+import { toolDetail } from '../../src/tools/detail.js';
+import { DETAIL_CLUSTERS, DETAIL_PREFIX_LIMIT, detailText } from '../../src/tools/detail-text.js';
+import { graphemes } from '../../src/tools/graphemes.js';
+import { groupProbe } from '../../src/tools/probe.js';
 import { describe, it } from '../harness.js';
 
 const segmenter = new Intl.Segmenter(undefined, { granularity: 'grapheme' });

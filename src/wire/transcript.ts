@@ -1,6 +1,6 @@
-import { describeValue } from './describe-value.js';
-import type { CallfoldEvent } from './types.js';
-import { eventJSON, parseEvent } from './validate.js';
+import { describeValue } from '../events/describe-value.js';
+import type { CallfoldEvent } from '../events/types.js';
+import { eventJSON, parseEvent } from '../events/validate.js';
 
 /**
  * One line of a JSONL transcript: `{"at": …, "event": …}`.

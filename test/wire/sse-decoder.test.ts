@@ -1,8 +1,8 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
-import { SSEDecoder } from '../../src/events/sse-decoder.js';
+import { SSEDecoder } from '../../src/wire/sse-decoder.js';
+import { cutAt } from '../events/arbitraries.js';
 import { describe, it } from '../harness.js';
-import { cutAt } from './arbitraries.js';
 
 /** Messages as `{ event, data }`, the stream's last message kept with `end({ flush: true })`. */
 function decode(pieces: readonly string[]): { event: string; data: string }[] {
