@@ -13,29 +13,40 @@ import { dirname, join, normalize, relative, sep } from 'node:path';
 const ALLOWED = {
   'src/internal': [],
   'src/arguments': ['src/internal'],
+  // The event model: types, guards, parseEvent.
   'src/events': ['src/internal'],
+  // Wire codecs: SSE and JSONL transcripts.
+  'src/wire': ['src/events', 'src/internal'],
+  // The direct path's contract between a source and its sink (EventSink, joined ends).
+  'src/direct': ['src/events', 'src/internal'],
   'src/assembler': ['src/events', 'src/internal'],
-  'src/definitions': ['src/assembler', 'src/arguments', 'src/events', 'src/internal'],
-  'src/groups': ['src/definitions', 'src/arguments', 'src/internal'],
+  'src/definitions': ['src/assembler', 'src/arguments', 'src/direct', 'src/events', 'src/internal'],
+  // The tool vocabulary: categories, argument fields, detail, patch files, summaries.
+  'src/tools': ['src/definitions', 'src/arguments', 'src/internal'],
+  'src/groups': ['src/tools', 'src/definitions', 'src/internal'],
   'src/conversation': ['src/assembler', 'src/definitions', 'src/groups', 'src/internal'],
   'src/rx': [
     'src/conversation',
     'src/assembler',
     'src/definitions',
-    'src/groups',
+    'src/direct',
     'src/events',
+    'src/groups',
     'src/internal',
   ],
-  'src/providers': ['src/events', 'src/internal'],
+  // The HTTP client side and transcript files: followSession, loadHistory, replay, record.
+  'src/client': ['src/rx', 'src/wire', 'src/events', 'src/internal'],
+  'src/providers': ['src/direct', 'src/wire', 'src/events', 'src/internal'],
   'src/schema': ['src/events', 'src/internal'],
   // The `callfold` command: it writes requests with the schema module and reads responses
   // through the provider adapters (the one reader of each wire format). Nothing imports it
   // but bin/callfold.mjs.
-  'src/cli': ['src/providers', 'src/schema', 'src/events', 'src/internal'],
+  'src/cli': ['src/providers', 'src/schema', 'src/wire', 'src/events', 'src/internal'],
   // The server hosts sessions: events, the fold and adapters; nothing imports it but its own
   // entries (callfold/server, callfold/server/file, callfold/server/redis).
   'src/server': [
     'src/events',
+    'src/wire',
     'src/assembler',
     'src/conversation',
     'src/rx',
@@ -45,21 +56,41 @@ const ALLOWED = {
   'src/index.ts': [
     'src/arguments',
     'src/assembler',
+    'src/client',
     'src/conversation',
     'src/definitions',
     'src/events',
     'src/groups',
-    'src/internal',
     'src/providers',
     'src/rx',
     'src/schema',
+    'src/tools',
+    'src/wire',
   ],
   // `callfold/internal`: the undocumented names callfold's own elements read.
-  'src/internal-api.ts': ['src/groups'],
+  'src/internal-api.ts': ['src/tools'],
   // Elements read the core through its public API, and callfold/internal.
-  elements: ['elements/internal', 'src/index.ts', 'src/internal-api.ts'],
-  'elements/internal': ['elements', 'src/index.ts', 'src/internal-api.ts'],
+  elements: ['elements/internal'],
+  'elements/internal': ['src/index.ts', 'src/internal-api.ts'],
 };
+
+/**
+ * The layers below the fold's consumers, which import no rxjs: the reader, the event model,
+ * the assembler, the Definitions, the tool vocabulary, the Builder and the composition.
+ */
+const WITHOUT_RXJS = [
+  'src/internal',
+  'src/arguments',
+  'src/events',
+  'src/assembler',
+  'src/definitions',
+  'src/tools',
+  'src/groups',
+  'src/conversation',
+  'src/schema',
+];
+
+const RXJS = /\bfrom\s*['"]rxjs(?:\/[^'"]*)?['"]|\bimport\s*\(?\s*['"]rxjs(?:\/[^'"]*)?['"]/;
 
 /**
  * The layer of a path relative to the root: a folder of src/, src/index.ts, or elements.
@@ -102,6 +133,8 @@ export function forbiddenImports(root) {
     for (const file of sources(root, top)) {
       const from = layerOf(file);
       const text = readFileSync(join(root, file), 'utf8');
+      if (WITHOUT_RXJS.includes(from) && RXJS.test(text))
+        problems.push(`${file}: imports rxjs (${from} is below rxjs)`);
       for (const match of text.matchAll(IMPORT)) {
         const spec = /** @type {string} */ (match[1] ?? match[2]);
         const target = relative('.', normalize(join(dirname(file), spec)));

@@ -68,8 +68,8 @@ describe('the layer check', () => {
     [
       'an element importing a core internal',
       'elements/internal/tool-row-element.ts',
-      "import '../../src/groups/categories.js';",
-      'elements/internal → src/groups',
+      "import '../../src/tools/categories.js';",
+      'elements/internal → src/tools',
     ],
     [
       'the schema importing the CLI (the probe moved out of src/schema)',
@@ -88,6 +88,12 @@ describe('the layer check', () => {
       'src/rx/assemble.ts',
       "import '../server/index.js';",
       'src/rx → src/server',
+    ],
+    [
+      'a wire codec importing the HTTP client',
+      'src/wire/sse.ts',
+      "import '../client/follow-session.js';",
+      'src/wire → src/client',
     ],
     [
       'the core importing callfold/internal (it is for the elements only)',
@@ -109,6 +115,14 @@ describe('the layer check', () => {
       expect(output).to.include(`(${edge} is not allowed)`);
     });
   }
+
+  it('fails on a planted rxjs import in the event model (rxjs stays above the fold)', () => {
+    const { status, output } = check(
+      planted('src/events/types.ts', "import { Observable } from 'rxjs';"),
+    );
+    expect(status).to.equal(1);
+    expect(output).to.include('src/events/types.ts: imports rxjs (src/events is below rxjs)');
+  });
 
   it('fails when two layers import each other, naming both imports', () => {
     const dir = planted('src/definitions/tool-definition.ts', "import '../groups/builder.js';");
