@@ -30,7 +30,8 @@ async function createPage({ browser }) {
 }
 
 export default {
-  files: ['.build/test/**/*.test.js', '!.build/test/node/**'],
+  // Every compiled test but the Node-only ones (`*.node.test.js`, beside their subject).
+  files: ['.build/test/**/*.test.js', '!.build/test/**/*.node.test.js'],
   nodeResolve: true,
   // Two test files at a time, each in a window of its own that has focus (createPage above).
   concurrency: 2,

@@ -54,7 +54,7 @@ import { redisStore } from '../src/server/redis/redis-store.js';
 import { sessionHandler } from '../src/server/session-handler.js';
 import type { UnnumberedEvent } from '../src/server/session-store.js';
 import { encodeSSE } from '../src/wire/sse.js';
-import { startRedis } from '../test/node/support/redis-server.js';
+import { startRedis } from '../test/server/support/redis-server.js';
 import { sseOffsets, writeDeltas } from './support/write-deltas.js';
 
 const argument = (name: string, fallback: number) => {

@@ -10,7 +10,7 @@
 // `turn/end`, `tool/result`), numbered in one `seq` sequence as a `Session` numbers them. The
 // demo page re-encodes each response into every provider's wire format at load time
 // (examples/demo/encoders/), so that the same session replays through every adapter and
-// gives these durable events exactly; test/node/demo.test.ts checks it.
+// gives these durable events exactly; test/examples/demo.node.test.ts checks it.
 //
 // Two turns, twelve model responses (attempts):
 //   t1  a1  reasoning, text, Read ×2 and Grep in parallel (their fragments interleave)

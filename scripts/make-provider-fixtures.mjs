@@ -2,7 +2,7 @@
 // raw SSE body as the provider's documented wire format sends it (parallel-write.sse) and
 // what a correct adapter must make of it (parallel-write.expected.json: the blocks of each
 // attempt's assistant/message, and the tool results). Deterministic (seeded PRNG): rerunning
-// it reproduces the files byte for byte (test/node/provider-fixtures.test.ts checks that the
+// it reproduces the files byte for byte (test/providers/provider-fixtures.node.test.ts checks that the
 // committed files are what it writes).
 //
 //   npm run fixtures:providers            # compiles the encoders, then runs this

@@ -5,7 +5,7 @@
  * change is the same object as in the publication before (nodes, groups, items, the tools
  * map, `keptEnds`).
  *
- * More seeds: `TAIL_SEEDS=2000 node --test .build/test/node/tail-differential.test.js` (the
+ * More seeds: `TAIL_SEEDS=2000 node --test .build/test/conversation/tail-differential.node.test.js` (the
  * Node-only variant; CONTRIBUTING.md). A failure prints its seed and a shrunk list of steps
  * to replay with `check()`.
  */

@@ -28,10 +28,10 @@ import { fromCodex } from '../../src/providers/codex.js';
 import type { ProviderSource } from '../../src/providers/provider-source.js';
 import { ProviderStreamError } from '../../src/providers/provider-stream-error.js';
 import { project } from '../assembler/support/driver.js';
-import { fixedSession } from '../providers/support/cases.js';
-import { collect } from '../providers/support/fixtures.js';
-import { checkInvariants } from '../providers/support/invariants.js';
-import { repositoryRoot } from './support/repository.js';
+import { repositoryRoot } from '../support/repository.js';
+import { fixedSession } from './support/cases.js';
+import { collect } from './support/fixtures.js';
+import { checkInvariants } from './support/invariants.js';
 
 const recordings = join(repositoryRoot(), 'test/fixtures/provider-recordings');
 

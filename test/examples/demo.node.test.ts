@@ -24,8 +24,8 @@ import { scriptOf, withoutTime } from '../../examples/demo/session-script.js';
 import { type CallfoldEvent, isDurableEvent } from '../../src/events/types.js';
 import { categoryOf } from '../../src/tools/categories.js';
 import { decodeTranscript } from '../../src/wire/transcript.js';
+import { repositoryRoot } from '../support/repository.js';
 import { playToEnd } from './support/demo-approval.js';
-import { repositoryRoot } from './support/repository.js';
 
 const root = repositoryRoot();
 const entries = decodeTranscript(

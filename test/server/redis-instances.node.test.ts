@@ -14,9 +14,9 @@ import type { AssemblerCommand } from '../../src/rx/assembler-command.js';
 import { redisStore } from '../../src/server/redis/redis-store.js';
 import { decodeTranscript } from '../../src/wire/transcript.js';
 import { prng } from '../support/prng.js';
+import { repositoryRoot } from '../support/repository.js';
 import { waitFor } from '../support/wait-for.js';
 import { type RunningRedis, startRedis } from './support/redis-server.js';
-import { repositoryRoot } from './support/repository.js';
 import { follower, uninterrupted } from './support/session-fold.js';
 
 const support = (name: string) => fileURLToPath(new URL(`./support/${name}.js`, import.meta.url));

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { expect } from 'chai';
 import ts from 'typescript';
-import { repositoryRoot } from './support/repository.js';
+import { repositoryRoot } from '../support/repository.js';
 
 type Mode = 'node' | 'deno' | 'typecheck';
 interface Block {
@@ -43,7 +43,7 @@ export function markedBlocks(markdown: string): Block[] {
 const root = repositoryRoot();
 const work = join(root, '.build-readme');
 const blocks = markedBlocks(readFileSync(join(root, 'README.md'), 'utf8'));
-/** The compiled library beside this test (.build/src/index.js when run from .build/test/node). */
+/** The compiled library beside this test (.build/src/index.js when run from .build/test/docs). */
 const library = new URL('../../src/index.js', import.meta.url).href;
 const entries: Record<string, string> = {
   'callfold/server': new URL('../../src/server/index.js', import.meta.url).href,

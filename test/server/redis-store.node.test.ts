@@ -7,8 +7,8 @@ import { redisStore } from '../../src/server/redis/redis-store.js';
 import { sessionHandler } from '../../src/server/session-handler.js';
 import type { BatchedFollow, SessionStore } from '../../src/server/session-store.js';
 import { decodeSSE } from '../../src/wire/sse.js';
-import { collect, follower, seqs, storeConformance } from '../server/store-conformance.js';
 import { waitFor } from '../support/wait-for.js';
+import { collect, follower, seqs, storeConformance } from './store-conformance.js';
 import { type RunningRedis, startRedis } from './support/redis-server.js';
 
 let redis: RunningRedis;

@@ -23,10 +23,10 @@ import type { AGUIEvent } from '../../src/providers/ag-ui-event.js';
 import { createSession } from '../../src/providers/session.js';
 import { toAGUI } from '../../src/providers/to-ag-ui.js';
 import { memoryStore } from '../../src/server/memory-store.js';
-import { conversationOf, liveAndHistory } from '../providers/support/ag-ui.js';
-import { repositoryRoot } from './support/repository.js';
-import { demoEvents, produce, uninterrupted } from './support/session-fold.js';
-import { serveSessions } from './support/session-server.js';
+import { demoEvents, produce, uninterrupted } from '../server/support/session-fold.js';
+import { serveSessions } from '../server/support/session-server.js';
+import { repositoryRoot } from '../support/repository.js';
+import { conversationOf, liveAndHistory } from './support/ag-ui.js';
 
 const recordings = join(repositoryRoot(), 'test/fixtures/provider-recordings/ag-ui');
 const recorded = (name: string): Record<string, unknown>[] =>

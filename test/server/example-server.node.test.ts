@@ -42,7 +42,7 @@ import { createSession } from '../../src/providers/session.js';
 import type { AssemblerCommand } from '../../src/rx/assembler-command.js';
 import { decodeTranscript } from '../../src/wire/transcript.js';
 import { project } from '../assembler/support/driver.js';
-import { repositoryRoot } from './support/repository.js';
+import { repositoryRoot } from '../support/repository.js';
 import { demoEvents, follower } from './support/session-fold.js';
 
 const transcript = join(repositoryRoot(), 'examples/transcripts/demo-session.jsonl');

@@ -34,7 +34,7 @@ import {
 import { fromBedrockConverse } from '../../src/providers/bedrock-converse.js';
 import type { ProviderSource } from '../../src/providers/provider-source.js';
 import { createSession } from '../../src/providers/session.js';
-import { repositoryRoot } from './support/repository.js';
+import { repositoryRoot } from '../support/repository.js';
 
 const recordings = `${repositoryRoot()}/test/fixtures/provider-recordings`;
 const codec = new EventStreamCodec(toUtf8, fromUtf8);

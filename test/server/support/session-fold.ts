@@ -6,7 +6,7 @@ import type { AssemblerCommand } from '../../../src/rx/assembler-command.js';
 import type { SessionStore, UnnumberedEvent } from '../../../src/server/session-store.js';
 import { decodeTranscript } from '../../../src/wire/transcript.js';
 import { project } from '../../assembler/support/driver.js';
-import { repositoryRoot } from './repository.js';
+import { repositoryRoot } from '../../support/repository.js';
 
 /** The demo's recorded session: attempts (one retried), tool calls and results. */
 export function demoEvents(): CallfoldEvent[] {

@@ -12,8 +12,8 @@ import { pathToFileURL } from 'node:url';
 import { expect } from 'chai';
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
 import { createServer, type ViteDevServer } from 'vite';
+import { repositoryRoot } from '../support/repository.js';
 import { playToEnd } from './support/demo-approval.js';
-import { repositoryRoot } from './support/repository.js';
 
 const root = repositoryRoot();
 const shots = join(root, '.build/screenshots/demo');

@@ -11,7 +11,7 @@ import { concatMap, delay, from, of } from 'rxjs';
 import { recordAttempt } from '../../../src/server/record-attempt.js';
 import { redisStore } from '../../../src/server/redis/redis-store.js';
 import { decodeTranscript } from '../../../src/wire/transcript.js';
-import { repositoryRoot } from './repository.js';
+import { repositoryRoot } from '../../support/repository.js';
 
 const [mode, url = '', session = ''] = process.argv.slice(2);
 // The killed producer's attempt must be withdrawn quickly; the streaming one must outlive a busy machine's pauses.

@@ -19,7 +19,7 @@ import type { CallfoldEvent } from '../../src/events/types.js';
 import { isDurableEvent } from '../../src/events/types.js';
 import { fromGemini } from '../../src/providers/gemini.js';
 import { createSession, type Session } from '../../src/providers/session.js';
-import { repositoryRoot } from './support/repository.js';
+import { repositoryRoot } from '../support/repository.js';
 
 const recordings = `${repositoryRoot()}/test/fixtures/provider-recordings`;
 const read = (path: string) => readFileSync(`${recordings}/${path}`, 'utf8');

@@ -4,7 +4,7 @@ import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Redis } from 'ioredis';
-import { repositoryRoot } from './repository.js';
+import { repositoryRoot } from '../../support/repository.js';
 
 export interface RunningRedis {
   readonly url: string;

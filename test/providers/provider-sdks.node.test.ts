@@ -26,7 +26,7 @@ import { fromOpenAIChatCompletions } from '../../src/providers/openai-chat-compl
 import { fromOpenAIResponses } from '../../src/providers/openai-responses.js';
 import type { ProviderSource } from '../../src/providers/provider-source.js';
 import { createSession, type Session } from '../../src/providers/session.js';
-import { repositoryRoot } from './support/repository.js';
+import { repositoryRoot } from '../support/repository.js';
 
 const recordings = join(repositoryRoot(), 'test/fixtures/provider-recordings');
 const read = (path: string) => readFileSync(join(recordings, path), 'utf8');

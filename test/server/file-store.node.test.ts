@@ -6,7 +6,7 @@ import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
 import { fileStore } from '../../src/server/file-store.node.js';
-import { seqs, storeConformance } from '../server/store-conformance.js';
+import { seqs, storeConformance } from './store-conformance.js';
 
 const scratch = () => mkdtempSync(join(tmpdir(), 'callfold-files-'));
 

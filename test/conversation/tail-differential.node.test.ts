@@ -2,7 +2,7 @@
  * The differential test of the live end (test/conversation/tail-differential.test.ts) on
  * more seeds, in Node only, with larger sessions: longer histories and more live steps.
  *
- * - `TAIL_SEEDS=2000 node --test .build/test/node/tail-differential.test.js` runs 2,000
+ * - `TAIL_SEEDS=2000 node --test .build/test/conversation/tail-differential.node.test.js` runs 2,000
  *   seeds from `TAIL_FROM` (default 1001) on.
  * - `TAIL_SEED=1234` runs that seed alone (a seed a failure printed; the shared test's seeds
  *   use the default sizes, so pass `TAIL_SIZE=small` for those).
@@ -11,8 +11,8 @@
  * to replay with `check()` from test/conversation/support/tail-scenarios.ts.
  */
 import { expect } from 'chai';
-import { check, report, scenario } from '../conversation/support/tail-scenarios.js';
 import { describe, it } from '../harness.js';
+import { check, report, scenario } from './support/tail-scenarios.js';
 
 const env = process.env;
 const single = env.TAIL_SEED === undefined ? undefined : Number(env.TAIL_SEED);

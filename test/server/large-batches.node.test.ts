@@ -11,7 +11,7 @@ import { appendRuns } from '../../src/server/append-runs.js';
 import { memoryStore } from '../../src/server/memory-store.js';
 import type { UnnumberedEvent } from '../../src/server/session-store.js';
 import { describe, it } from '../harness.js';
-import { collect } from '../server/store-conformance.js';
+import { collect } from './store-conformance.js';
 
 const N = 200_000;
 const results = (): UnnumberedEvent[] =>

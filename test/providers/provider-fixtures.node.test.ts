@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { expect } from 'chai';
-import { repositoryRoot } from './support/repository.js';
+import { repositoryRoot } from '../support/repository.js';
 
 const root = repositoryRoot();
 const providers = [
