@@ -10,10 +10,10 @@
 // fresh profile per launch), and every test's verdict is independent of the machine's speed,
 // so the lanes only change how long the run takes. `--serial` runs the whole suite in one
 // lane. The first lane's output streams through; the other lane's is printed whole when each
-// of its steps ends. The last lines give each layer's wall time (so that growth shows) and
-// total what the runners counted.
+// of its steps ends. The last lines give each layer's wall time and, on Linux, its CPU time
+// (so that growth shows), and total what the runners counted.
 import { spawn } from 'node:child_process';
-import { readdirSync, rmSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 
 /**
@@ -203,8 +203,31 @@ let failed = 0;
 let stopping = false;
 /** Wall time of each layer, in ms (its steps' times added), in the order run. @type {Map<string, number>} */
 const wall = new Map();
+/** CPU time of each layer, in s (user + system of its processes and their children). @type {Map<string, number>} */
+const cpu = new Map();
+/**
+ * CPU seconds of the children this process has waited for, on Linux (`cutime` + `cstime` of
+ * /proc/self/stat, in clock ticks of 1/100 s); undefined elsewhere. A step's CPU time is the
+ * difference across its end: its process tree is waited for when it exits.
+ * @returns {number | undefined}
+ */
+const childrenCpu = () => {
+  try {
+    const stat = readFileSync('/proc/self/stat', 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[13]) + Number(fields[14])) / 100;
+  } catch {
+    return undefined;
+  }
+};
 const times = () =>
-  [...wall].map(([layer, ms]) => `${layer} ${(ms / 1000).toFixed(0)} s`).join(', ');
+  [...wall]
+    .map(([layer, ms]) => {
+      const used = cpu.get(layer);
+      const cpuText = used === undefined ? '' : ` (CPU ${used.toFixed(0)} s)`;
+      return `${layer} ${(ms / 1000).toFixed(0)} s${cpuText}`;
+    })
+    .join(', ');
 /**
  * Runs one step; its output streams through (`live`) or is printed whole when it ends.
  * @param {Planned} planned
@@ -222,6 +245,7 @@ async function runStep({ step, layer }, live) {
   /** @type {Buffer[]} */
   const held = [];
   const code = await new Promise((resolve) => {
+    const before = childrenCpu();
     const child = spawn(step.cmd, args, { stdio: ['ignore', 'pipe', 'pipe'] });
     /**
      * @param {import('node:stream').Readable} stream
@@ -235,6 +259,11 @@ async function runStep({ step, layer }, live) {
       });
     relay(child.stdout, process.stdout);
     relay(child.stderr, process.stderr);
+    child.on('exit', () => {
+      const after = childrenCpu();
+      if (after !== undefined && before !== undefined)
+        cpu.set(layer, (cpu.get(layer) ?? 0) + after - before);
+    });
     child.on('close', (status) => resolve(status ?? 1));
   });
   const ms = performance.now() - started;
