@@ -48,7 +48,9 @@ let browser;
 before(
   async () => {
     if (!existsSync(tarball)) {
-      throw new Error(`${tarball} is missing: run scripts/pack-check.mjs first (the pack layer)`);
+      throw new Error(
+        `${tarball} is missing: run scripts/pack-tarball.mjs first (the pack layer's build)`,
+      );
     }
     scratch = mkdtempSync(join(tmpdir(), 'callfold-examples-'));
     workspace = join(scratch, 'frameworks');
