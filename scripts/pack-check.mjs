@@ -1,5 +1,6 @@
 // The packed-tarball check (`node --test scripts/pack-check.mjs`, the `pack` test layer):
-// builds, packs with npm, installs the tarball into a scratch ESM project the way a user
+// builds and packs with npm (scripts/pack-tarball.mjs; under npm test, its build step did it
+// just before), installs the tarball into a scratch ESM project the way a user
 // would, then imports it by its package name from JavaScript and type-checks a strict
 // NodeNext TypeScript consumer against the published declarations. Needs the npm registry
 // (or a warm npm cache) for the tarball's dependencies and typescript@5.9.3.
