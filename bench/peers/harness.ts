@@ -25,6 +25,11 @@ export interface PeersOptions {
   readonly script: string;
   /** Contestants by name; all when absent. */
   readonly only?: readonly string[];
+  /**
+   * Runs every pair in this process instead of a worker each (no limit enforced): for the
+   * test that keeps the harness from rotting, not for measuring.
+   */
+  readonly inProcess?: boolean;
   /** Progress lines (stderr by default). */
   readonly progress?: (line: string) => void;
 }
@@ -52,12 +57,19 @@ export interface PeersResult {
   readonly seconds: number;
 }
 
-/** The worker side: one warm-up on a small scenario of the same kind, then one timed run. */
+/** The worker side: one timed run, reported to the parent. */
 export async function runWorkerMode(contestantName: string, scenarioId: string): Promise<void> {
-  const contestant = contestantByName(contestantName);
+  sendReport(await measureOnce(contestantByName(contestantName), scenarioId));
+}
+
+/**
+ * One warm-up on a small scenario of the same kind, then one timed run, its outcome checked
+ * against the scenario (a contestant that misses a call or a byte throws).
+ */
+export async function measureOnce(contestant: Contestant, scenarioId: string): Promise<Sample> {
   const scenario = scenarioById(scenarioId);
   const warm = scenarioById(scenarioId.startsWith('session') ? 'session-4' : 'write-1');
-  await checked(contestant, warm, await contestant.prepare(warm)());
+  checked(contestant, warm, await contestant.prepare(warm)());
   const run = contestant.prepare(scenario);
   (globalThis as { gc?: () => void }).gc?.();
   const cpu = process.cpuUsage();
@@ -66,7 +78,7 @@ export async function runWorkerMode(contestantName: string, scenarioId: string):
   const wallMs = performance.now() - started;
   const used = process.cpuUsage(cpu);
   checked(contestant, scenario, outcome);
-  sendReport({ wallMs, cpuMs: (used.user + used.system) / 1000, outcome } satisfies Sample);
+  return { wallMs, cpuMs: (used.user + used.system) / 1000, outcome };
 }
 
 function checked(contestant: Contestant, scenario: Scenario, outcome: Outcome): Outcome {
@@ -104,7 +116,9 @@ export async function runPeers(options: PeersOptions): Promise<PeersResult> {
         continue;
       }
       maxLoad = Math.max(maxLoad, loadavg()[0] ?? 0);
-      const sample = await runWorker(options, cell);
+      const sample = options.inProcess
+        ? await measureOnce(cell.contestant, cell.scenario)
+        : await runWorker(options, cell);
       if (sample === undefined) cell.over = 'killed';
       else cell.samples.push(sample);
       const took = sample ? `${sample.cpuMs.toFixed(0)} ms CPU` : `> ${options.limitS} s`;
