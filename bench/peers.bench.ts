@@ -8,7 +8,8 @@
  * per (scenario, contestant) per round, rounds alternated; medians of CPU time, the ratio to
  * callfold, growth from the smallest to the largest write. A worker past `BENCH_LIMIT_S`
  * (60) is killed and printed "> 60 s". `BENCH_ROUNDS` (3), `BENCH_SIZES` (16,64,128,512),
- * `BENCH_SESSION` (200; 0 leaves the session out). See bench/README.md, "Peers benchmark".
+ * `BENCH_SESSION` (200; 0 leaves the session out). `-- --browser` runs the Chromium part
+ * instead (bench/peers/browser.ts). See bench/README.md, "Peers benchmark".
  */
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
@@ -19,6 +20,9 @@ import { goalTable } from './support/goals.js';
 const [mode, contestant, scenario] = process.argv.slice(2);
 if (mode === '--worker' && contestant !== undefined && scenario !== undefined) {
   await runWorkerMode(contestant, scenario);
+} else if (mode === '--browser') {
+  const { runBrowser } = await import('./peers/browser.js');
+  await runBrowser();
 } else {
   const sizes = (process.env.BENCH_SIZES ?? '16,64,128,512').split(',').map(Number);
   const options = {
