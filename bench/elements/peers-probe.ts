@@ -2,10 +2,10 @@
  * What both pages of `npm run bench:peers -- --browser` record while one UI message stream
  * plays: long tasks (> 50 ms, `PerformanceObserver`), the interval of every animation frame
  * from the request to the stream's end, and when the tool's name first showed. The first byte's time comes from Resource
- * Timing (`responseStart`) once the response has ended. The name is looked for at the start
- * of every frame (until found): what the DOM holds then is what that frame paints, so the time
- * is when the name reached the screen, to the frame (text inside shadow roots escapes a
- * `MutationObserver` on the document).
+ * Timing (`responseStart`) once the response has ended. The name is looked for when the
+ * body's size changes (a `ResizeObserver` runs after a frame's animation-frame callbacks and
+ * layout, before its paint: the name found there is in that frame) and, as a fallback, at the
+ * start of every frame. Text inside shadow roots escapes a `MutationObserver` on the document.
  */
 export interface PeersPageResult {
   readonly longTasks: number[];
@@ -41,11 +41,16 @@ export function probe(url: string, nameShown: () => boolean, shown: () => string
     if (running) requestAnimationFrame(frame);
   };
   requestAnimationFrame(frame);
+  const resizes = new ResizeObserver(() => {
+    if (Number.isNaN(nameAt) && nameShown()) nameAt = performance.now();
+  });
+  resizes.observe(document.body);
   return {
     async done(): Promise<PeersPageResult> {
       await new Promise((resolve) => requestAnimationFrame(resolve));
       running = false;
       observer.disconnect();
+      resizes.disconnect();
       const entry = performance.getEntriesByType('resource').find((e) => e.name === url) as
         | PerformanceResourceTiming
         | undefined;
