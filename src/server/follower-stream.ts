@@ -1,5 +1,5 @@
 import { encodeSSE } from '../events/sse.js';
-import type { CallfoldEvent } from '../events/types.js';
+import { type CallfoldEvent, isDurableEvent } from '../events/types.js';
 import { FollowerQueue } from './follower-queue.js';
 import { isBatchedFollow } from './session-store.js';
 
@@ -8,19 +8,24 @@ export interface FollowerStreamOptions {
   readonly maxBufferBytes: number;
   /** Writes a batch in another wire format (one follower's own, e.g. AG-UI). Default: callfold SSE, shared by all followers. */
   readonly encode?: (events: readonly CallfoldEvent[]) => Uint8Array;
+  /** The session's life: each durable event's `id:` is `<seq>-<life>` (see session-life.ts). */
+  readonly life?: string;
 }
 
 const utf8 = new TextEncoder();
 /** Each event is encoded once, whatever the number of followers it goes to. */
-const encoded = new WeakMap<CallfoldEvent, Uint8Array>();
+const encoded = new WeakMap<CallfoldEvent, { readonly life: string; readonly bytes: Uint8Array }>();
 const ping = utf8.encode(': ping\n\n');
 
-function encode(event: CallfoldEvent): Uint8Array {
-  let bytes = encoded.get(event);
-  if (!bytes) {
-    bytes = utf8.encode(encodeSSE(event));
-    encoded.set(event, bytes);
+function encode(event: CallfoldEvent, life: string): Uint8Array {
+  const cached = encoded.get(event);
+  if (cached?.life === life) return cached.bytes;
+  let text = encodeSSE(event);
+  if (life !== '' && isDurableEvent(event)) {
+    text = `id: ${event.seq}-${life}${text.slice(text.indexOf('\n'))}`;
   }
+  const bytes = utf8.encode(text);
+  encoded.set(event, { life, bytes });
   return bytes;
 }
 
@@ -33,7 +38,7 @@ function encode(event: CallfoldEvent): Uint8Array {
  * follower's backlog) is forgotten once the current task is over: every follower woken
  * with it was woken in that task.
  */
-const recent: { events: readonly CallfoldEvent[]; bytes: Uint8Array }[] = [];
+const recent: { events: readonly CallfoldEvent[]; life: string; bytes: Uint8Array }[] = [];
 const recentKept = 4;
 const sharedBatchBytes = 64 * 1024;
 
@@ -44,17 +49,19 @@ function sameEvents(a: readonly CallfoldEvent[], b: readonly CallfoldEvent[]): b
   return true;
 }
 
-function encodeBatch(events: readonly CallfoldEvent[]): Uint8Array {
-  if (events.length === 1) return encode(events[0] as CallfoldEvent);
-  for (const batch of recent) if (sameEvents(batch.events, events)) return batch.bytes;
+function encodeBatch(events: readonly CallfoldEvent[], life: string): Uint8Array {
+  if (events.length === 1) return encode(events[0] as CallfoldEvent, life);
+  for (const batch of recent) {
+    if (batch.life === life && sameEvents(batch.events, events)) return batch.bytes;
+  }
   let length = 0;
   const chunks = events.map((event) => {
-    const bytes = encode(event);
+    const bytes = encode(event, life);
     length += bytes.byteLength;
     return bytes;
   });
   const bytes = concat(chunks, length);
-  const entry = { events, bytes };
+  const entry = { events, life, bytes };
   recent.unshift(entry);
   if (recent.length > recentKept) recent.pop();
   if (length > sharedBatchBytes) {
@@ -141,7 +148,7 @@ class FollowerOutput {
     const follow = this.#follow;
     if (follow instanceof FollowerQueue) {
       this.#stopFollow = () => follow.cancel();
-      const encode = this.#options.encode ?? encodeBatch;
+      const encode = this.#encoder();
       follow.listen({
         batch: (events) => this.#add(encode(events)),
         end: (error) => this.#end(error),
@@ -154,19 +161,25 @@ class FollowerOutput {
           for await (const event of follow) yield [event];
         })();
     this.#stopFollow = () => void batches.return?.();
+    const encode = this.#encoder();
     void (async () => {
       let failed: unknown;
       try {
         for (;;) {
           const next = await batches.next();
           if (next.done || this.#ending) break;
-          if (next.value.length > 0) this.#add((this.#options.encode ?? encodeBatch)(next.value));
+          if (next.value.length > 0) this.#add(encode(next.value));
         }
       } catch (error) {
         failed = error;
       }
       this.#end(failed);
     })();
+  }
+
+  #encoder(): (events: readonly CallfoldEvent[]) => Uint8Array {
+    const life = this.#options.life ?? '';
+    return this.#options.encode ?? ((events) => encodeBatch(events, life));
   }
 
   #add(bytes: Uint8Array): void {

@@ -2,6 +2,7 @@ import { parseLastEventId } from '../events/sse.js';
 import { agUIEncoder } from './ag-ui-encoder.js';
 import { followerStream } from './follower-stream.js';
 import { isSessionId } from './session-id.js';
+import { parseResumeId } from './session-life.js';
 import type { SessionStore } from './session-store.js';
 import {
   type HostRequest,
@@ -52,7 +53,10 @@ const defaultLimit = 100;
  * `Deno.serve`, fetch-style frameworks and, through `toNodeListener`, `node:http`.
  *
  * - `GET` with `Accept: text/event-stream`: follows the session as server-sent events. A
- *   durable event's `id:` is its seq; the follow resumes after `Last-Event-ID` (or the
+ *   durable event's `id:` is `<seq>-<life>` (its seq and the session's life, see
+ *   `SessionStore.life`); the follow resumes after `Last-Event-ID` — an ID of an earlier life
+ *   of the session id (it was deleted or expired since) gets 410 Gone; a bare seq resumes
+ *   unchecked — (or the
  *   `after` query parameter, for an `EventSource` opened mid-session), replays the live
  *   attempts, then streams. A follower whose unsent bytes pass `maxBufferBytes` is ended
  *   normally and resumes without loss.
@@ -114,21 +118,30 @@ export function sessionHandler(
     if (accept.includes('text/event-stream') || request.method === 'POST') {
       const header = request.headers.get('last-event-id');
       const query = queryParameter(request.url, 'after');
-      const after = parseLastEventId(header) ?? parseLastEventId(query) ?? 0;
+      const resume = parseResumeId(header);
+      const after = resume?.seq ?? parseLastEventId(query) ?? 0;
       if (header === null && query !== null && parseLastEventId(query) === undefined) {
         return response('after must be a number\n', 400, text);
       }
       let follow: ReturnType<SessionStore['follow']>;
+      let life: string | undefined;
       try {
-        follow = store.follow(
-          sessionId,
-          request.signal ? { after, signal: request.signal } : { after },
-        );
+        if (!agUI) life = await store.life(sessionId);
+        // An ID from an earlier life of this session id: the client's events are of a session
+        // that is gone (deleted or expired); resuming would mix the two (decision 0015).
+        if (resume?.life !== undefined && resume.life !== life) {
+          return response('gone: the session this event ID belongs to was deleted\n', 410, text);
+        }
+        follow = store.follow(sessionId, {
+          after,
+          ...(request.signal ? { signal: request.signal } : {}),
+          ...(life === undefined ? {} : { life }),
+        });
       } catch (error) {
         console.error('callfold: follow failed', error);
         return response('unavailable\n', 503, text);
       }
-      const encoding = agUI ? { encode: agUIEncoder(sessionId) } : {};
+      const encoding = agUI ? { encode: agUIEncoder(sessionId) } : { life: life as string };
       return response(followerStream(follow, { heartbeatMs, maxBufferBytes, ...encoding }), 200, {
         'content-type': 'text/event-stream; charset=utf-8',
         'cache-control': 'no-store',

@@ -10,9 +10,14 @@ import { seqs, storeConformance } from '../server/store-conformance.js';
 
 const scratch = () => mkdtempSync(join(tmpdir(), 'callfold-files-'));
 
-storeConformance('fileStore', async ({ leaseMs }) => {
+storeConformance('fileStore', async ({ leaseMs, ttlMs, clock }) => {
   const dir = scratch();
-  const store = fileStore(leaseMs === undefined ? { dir } : { dir, leaseMs, sweepMs: 50 });
+  const store = fileStore({
+    dir,
+    ...(leaseMs === undefined ? {} : { leaseMs, sweepMs: 50 }),
+    ...(ttlMs === undefined ? {} : { ttlMs }),
+    ...(clock === undefined ? {} : { clock }),
+  });
   return {
     store,
     dispose: async () => {
@@ -25,13 +30,13 @@ storeConformance('fileStore', async ({ leaseMs }) => {
 const result = (callId: string) => ({ type: 'tool/result' as const, callId, output: callId });
 
 describe('fileStore: files on disk', () => {
-  it('keeps one JSONL log and one index per session, inside dir only', async () => {
+  it('keeps one JSONL log, one index and one life per session, inside dir only', async () => {
     const dir = scratch();
     try {
       const store = fileStore({ dir });
       await store.append('s-1', [result('a'), result('b')]);
       await store.close();
-      expect(readdirSync(dir).sort()).to.deep.equal(['s-1.idx', 's-1.jsonl']);
+      expect(readdirSync(dir).sort()).to.deep.equal(['s-1.idx', 's-1.jsonl', 's-1.life']);
       const lines = readFileSync(join(dir, 's-1.jsonl'), 'utf8').trimEnd().split('\n');
       expect(lines.map((line) => JSON.parse(line).seq)).to.deep.equal([1, 2]);
       expect(statSync(join(dir, 's-1.idx')).size).to.equal(16);

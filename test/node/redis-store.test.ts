@@ -20,15 +20,37 @@ after(async () => {
   await redis?.stop();
 });
 
-storeConformance('redisStore', async ({ leaseMs }) => {
+storeConformance('redisStore', async ({ leaseMs, ttlMs, clock }) => {
   // A fresh prefix per test: the stores of one run never see each other's keys.
   const prefix = `t${++stores}:`;
-  const store = await redisStore(
-    leaseMs === undefined
-      ? { url: redis.url, prefix }
-      : { url: redis.url, prefix, leaseMs, sweepMs: 50 },
-  );
-  return { store, dispose: () => store.close() };
+  const store = await redisStore({
+    url: redis.url,
+    prefix,
+    ...(leaseMs === undefined ? {} : { leaseMs, sweepMs: 50 }),
+    ...(ttlMs === undefined ? {} : { ttlMs }),
+    ...(clock === undefined ? {} : { clock }),
+  });
+  const admin = new Redis(redis.url);
+  return {
+    store,
+    // Redis expires keys by its own clock: time passes for it as every key of this store
+    // loses `ms` of its TTL, in steps of 50 ms, the store's clock (its renewals) moving along.
+    async elapse(ms: number) {
+      for (let passed = 0; passed < ms; passed += 50) {
+        const step = Math.min(50, ms - passed);
+        await clock?.advance(step);
+        const keys = (await admin.keys(`${prefix}*`)).filter((key) => !key.endsWith('leases'));
+        for (const key of keys) {
+          const left = await admin.pttl(key);
+          if (left >= 0) await admin.pexpire(key, left - step);
+        }
+      }
+    },
+    async dispose() {
+      admin.disconnect();
+      await store.close();
+    },
+  };
 });
 
 describe('redisStore: a tail that falls behind the feed trim', () => {

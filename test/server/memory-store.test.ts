@@ -3,8 +3,12 @@ import { memoryStore } from '../../src/server/memory-store.js';
 import { describe, it } from '../harness.js';
 import { storeConformance } from './store-conformance.js';
 
-storeConformance('memoryStore', async ({ leaseMs }) => {
-  const store = memoryStore(leaseMs === undefined ? {} : { leaseMs, sweepMs: 50 });
+storeConformance('memoryStore', async ({ leaseMs, ttlMs, clock }) => {
+  const store = memoryStore({
+    ...(leaseMs === undefined ? {} : { leaseMs, sweepMs: 50 }),
+    ...(ttlMs === undefined ? {} : { ttlMs }),
+    ...(clock === undefined ? {} : { clock }),
+  });
   return { store, dispose: () => store.close() };
 });
 

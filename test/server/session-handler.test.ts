@@ -121,22 +121,50 @@ describe('sessionHandler', () => {
     await store.close();
   });
 
-  it('follows as SSE: id = seq, resume after Last-Event-ID, live attempts replayed', async () => {
+  it('follows as SSE: id = seq and life, resume after Last-Event-ID, live attempts replayed', async () => {
     const { get, store } = setup();
     await store.append('s', [result('a'), result('b'), result('c')]);
     await store.live('s', [delta('x', '{"a"'), delta('x', ':1')]);
-    const response = await get('/sessions/s', {
+    const life = await store.life('s');
+    for (const lastEventId of ['1', `1-${life}`]) {
+      const response = await get('/sessions/s', {
+        accept: 'text/event-stream',
+        'last-event-id': lastEventId,
+      });
+      expect(response.status).to.equal(200);
+      expect(response.headers.get('content-type')).to.match(/^text\/event-stream/);
+      const body = response.body as ReadableStream<Uint8Array>;
+      const text = await readUntil(body, (got) => got.split('\n\n').length > 4);
+      expect(text.startsWith(`id: 2-${life}\ndata: {"type":"tool/result"`)).to.equal(true);
+      expect(text).to.contain(`id: 3-${life}\n`);
+      expect(text).not.to.contain('id: 1');
+      expect(text.match(/stream\/tool-call-delta/g)).to.have.length(2);
+    }
+    await store.close();
+  });
+
+  it('answers 410 to a Last-Event-ID of an earlier life of the session id, and never resumes inside the new one', async () => {
+    const { get, store } = setup();
+    await store.append('s', [result('a'), result('b')]);
+    const earlier = await store.life('s');
+    await store.delete('s');
+    await store.append('s', [result('new-1'), result('new-2'), result('new-3')]);
+    const now = await store.life('s');
+    expect(now).not.to.equal(earlier);
+    const gone = await get('/sessions/s', {
       accept: 'text/event-stream',
-      'last-event-id': '1',
+      'last-event-id': `2-${earlier}`,
     });
-    expect(response.status).to.equal(200);
-    expect(response.headers.get('content-type')).to.match(/^text\/event-stream/);
-    const body = response.body as ReadableStream<Uint8Array>;
-    const text = await readUntil(body, (got) => got.split('\n\n').length > 4);
-    expect(text.startsWith('id: 2\ndata: {"type":"tool/result"')).to.equal(true);
-    expect(text).to.contain('id: 3\n');
-    expect(text).not.to.contain('id: 1\n');
-    expect(text.match(/stream\/tool-call-delta/g)).to.have.length(2);
+    expect(gone.status).to.equal(410);
+    // The same ID with the current life resumes after it.
+    const resumed = await get('/sessions/s', {
+      accept: 'text/event-stream',
+      'last-event-id': `2-${now}`,
+    });
+    expect(resumed.status).to.equal(200);
+    const body = resumed.body as ReadableStream<Uint8Array>;
+    const text = await readUntil(body, (got) => got.includes('new-3'));
+    expect(text.startsWith(`id: 3-${now}\n`)).to.equal(true);
     await store.close();
   });
 
