@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
 import { fileStore } from '../../src/server/file-store.node.js';
 import { seqs, storeConformance } from '../server/store-conformance.js';
+import { DrivenClock } from '../support/driven-clock.js';
 
 const scratch = () => mkdtempSync(join(tmpdir(), 'callfold-files-'));
 
@@ -120,5 +121,34 @@ describe('fileStore: files on disk', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+
+  /** Files of `earlier` written by a first process; a second one with `ttlMs` writes `recent` after a minute. */
+  async function sweptByASecondProcess(ttlMs: number | undefined) {
+    const dir = scratch();
+    try {
+      const first = fileStore({ dir });
+      await first.append('earlier', [result('a')]);
+      await first.close();
+      const clock = new DrivenClock();
+      const second = fileStore({ dir, clock, ...(ttlMs === undefined ? {} : { ttlMs }) });
+      await clock.advance(60_000);
+      await second.append('recent', [result('b')]);
+      await clock.advance(70_000);
+      const files = readdirSync(dir).sort();
+      const metrics = second.metrics();
+      await second.close();
+      return { files, metrics };
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
+
+  it('ttlMs removes the files of sessions idle that long, those an earlier process wrote included (negative control: without ttlMs they stay)', async () => {
+    const swept = await sweptByASecondProcess(120_000);
+    expect(swept.files).to.deep.equal(['recent.idx', 'recent.jsonl', 'recent.life']);
+    expect(swept.metrics.evictions).to.equal(1);
+    const kept = await sweptByASecondProcess(undefined);
+    expect(kept.files, 'nothing is removed without ttlMs').to.include('earlier.jsonl');
   });
 });

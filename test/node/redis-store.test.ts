@@ -367,3 +367,29 @@ describe('redisStore: one feed per session per instance', () => {
     }
   });
 });
+
+describe('redisStore: delete across instances', () => {
+  it("a delete on one instance ends another instance's followers, and the id's new life is followed from seq 1", async () => {
+    const prefix = `del${++stores}:`;
+    const one = await redisStore({ url: redis.url, prefix });
+    const two = await redisStore({ url: redis.url, prefix });
+    try {
+      const result = (callId: string) => ({ type: 'tool/result' as const, callId, output: '' });
+      await one.append('s', [result('a'), result('b')]);
+      const earlier = await two.life('s');
+      const reading = follower(two.follow('s', { after: 0 }), () => false);
+      await waitFor(() => reading.events.length >= 2, 'the backlog on the second instance');
+      await one.delete('s');
+      // Ended by the mark the delete left in the feed: `done` never says so.
+      expect(seqs(await reading.finished)).to.deep.equal([1, 2]);
+      const again = follower(two.follow('s', { after: 0 }), (got) => seqs(got).includes(2));
+      expect(await two.life('s')).not.to.equal(earlier);
+      await one.append('s', [result('c'), result('d')]);
+      expect(seqs(await again.finished)).to.deep.equal([1, 2]);
+      expect(two.metrics()).to.deep.include({ followers: 0, sessions: 0 });
+    } finally {
+      await one.close();
+      await two.close();
+    }
+  });
+});
