@@ -1,6 +1,7 @@
 import { encodeSSE } from '../events/sse.js';
 import { type CallfoldEvent, isDurableEvent } from '../events/types.js';
 import { FollowerQueue } from './follower-queue.js';
+import type { ClosableFollower, HandlerFollowers } from './handler-followers.js';
 import { isBatchedFollow } from './session-store.js';
 
 export interface FollowerStreamOptions {
@@ -10,6 +11,8 @@ export interface FollowerStreamOptions {
   readonly encode?: (events: readonly CallfoldEvent[]) => Uint8Array;
   /** The session's life: each durable event's `id:` is `<seq>-<life>` (see session-life.ts). */
   readonly life?: string;
+  /** The handler's followers: this one joins them while open (`close()`, `metrics()`). */
+  readonly followers?: HandlerFollowers;
 }
 
 const utf8 = new TextEncoder();
@@ -115,7 +118,10 @@ export type FollowerBody = ReadableStream<Uint8Array> & { readonly [directBody]?
  * the pending bytes: the client resumes with `Last-Event-ID`. A comment line (`: ping`)
  * goes out after `heartbeatMs` without a write.
  */
-class FollowerOutput {
+class FollowerOutput implements ClosableFollower {
+  /** Called once the response has ended (every byte out, or cancelled). */
+  #onEnded: (() => void)[] = [];
+  #over = false;
   #pending: Uint8Array[] = [];
   #pendingBytes = 0;
   #ending = false;
@@ -144,6 +150,7 @@ class FollowerOutput {
   }
 
   start(): void {
+    this.#options.followers?.open.add(this);
     this.#beat();
     const follow = this.#follow;
     if (follow instanceof FollowerQueue) {
@@ -187,7 +194,10 @@ class FollowerOutput {
     this.#pending.push(bytes);
     this.#pendingBytes += bytes.byteLength;
     this.#wrote = true;
-    if (this.#pendingBytes > this.#options.maxBufferBytes) this.#stop();
+    if (this.#pendingBytes > this.#options.maxBufferBytes && !this.#ending) {
+      if (this.#options.followers) this.#options.followers.followersCut++;
+      this.#stop();
+    }
     this.#flush();
   }
 
@@ -212,6 +222,32 @@ class FollowerOutput {
     this.#pendingBytes = 0;
     this.#sink = undefined;
     this.#flush();
+    this.#ended();
+  }
+
+  /**
+   * A graceful end (the handler's `close()`): the follow stops, and after what is pending a
+   * `retry:` line tells the client how soon to reconnect (to another instance).
+   */
+  close(retryMs: number): Promise<void> {
+    if (this.#over) return Promise.resolve();
+    const ended = new Promise<void>((resolve) => this.#onEnded.push(resolve));
+    if (!this.#ending) {
+      this.#stop();
+      const line = utf8.encode(`retry: ${Math.max(0, Math.round(retryMs))}\n\n`);
+      this.#pending.push(line);
+      this.#pendingBytes += line.byteLength;
+      this.#flush();
+    }
+    return ended;
+  }
+
+  /** The response is over: it leaves the handler's followers. */
+  #ended(): void {
+    if (this.#over) return;
+    this.#over = true;
+    this.#options.followers?.open.delete(this);
+    for (const resolve of this.#onEnded.splice(0)) resolve();
   }
 
   #beat(): void {
@@ -227,6 +263,7 @@ class FollowerOutput {
   take(): Uint8Array | undefined {
     if (this.#pending.length === 0) return undefined;
     const chunk = concat(this.#pending, this.#pendingBytes);
+    if (this.#options.followers) this.#options.followers.bytesSent += chunk.byteLength;
     this.#pending = [];
     this.#pendingBytes = 0;
     return chunk;
@@ -259,6 +296,7 @@ class FollowerOutput {
       this.#sink = undefined;
       this.#warnFailed();
       sink.end();
+      this.#ended();
     }
   }
 
@@ -275,7 +313,10 @@ class FollowerOutput {
       });
     }
     const chunk = this.take();
-    if (!chunk) this.#warnFailed();
+    if (!chunk) {
+      this.#warnFailed();
+      this.#ended();
+    }
     return chunk;
   }
 }

@@ -15,7 +15,7 @@ import type {
   UnnumberedEvent,
 } from './session-store.js';
 import { SharedFeed } from './shared-feed.js';
-import { type StoreClock, systemClock } from './store-clock.js';
+import { type StoreClock, systemClock, unrefTimer } from './store-clock.js';
 import { checkDurableBatch, checkStreamBatch, settledError } from './validate-batch.js';
 
 /** Options of the one-process stores. */
@@ -379,6 +379,7 @@ export class LocalStore implements SessionStore {
       () => this.#retain(ttlMs).finally(() => this.#armRetention()),
       Math.min(ttlMs / 4, 60_000),
     );
+    unrefTimer(this.#retention);
   }
 
   /** Deletes the sessions idle for `ttlMs`: those this process holds, then the log's others. */

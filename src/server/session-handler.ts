@@ -1,9 +1,10 @@
 import { parseLastEventId } from '../events/sse.js';
 import { agUIEncoder } from './ag-ui-encoder.js';
 import { followerStream } from './follower-stream.js';
+import { HandlerFollowers } from './handler-followers.js';
 import { isSessionId } from './session-id.js';
 import { parseResumeId } from './session-life.js';
-import type { SessionStore } from './session-store.js';
+import type { HandlerMetrics, SessionStore } from './session-store.js';
 import {
   type HostRequest,
   type HostResponse,
@@ -41,6 +42,25 @@ export interface SessionHandlerOptions {
    * (`fromAGUI` under a reconnecting Assembler does). History pages stay callfold JSON.
    */
   readonly protocol?: 'callfold' | 'ag-ui';
+  /**
+   * The longest `retry:` `close()` sends (ms, at most 1000): each follower gets a value
+   * between half of it and it, so that they do not all reconnect at once. Default 1000.
+   */
+  readonly closeRetryMs?: number;
+}
+
+/** What `sessionHandler` returns: the request handler, with a graceful `close()` and `metrics()`. */
+export interface SessionHandler {
+  (request: HostRequest): Promise<HostResponse>;
+  /**
+   * For a restart: new requests get 503 (`retry-after: 1`), and each follower's response
+   * ends after a `retry:` line of at most `closeRetryMs`, so that `followSession` reconnects
+   * to another instance within a second and resumes losing nothing. Resolves once every
+   * response has ended. Stop producers (`recordAttempt`'s `signal`) and close the store after.
+   */
+  close(): Promise<void>;
+  /** The followers open now, bytes sent and followers cut for being slow (`HandlerMetrics`). */
+  metrics(): HandlerMetrics;
 }
 
 const noStore = { 'cache-control': 'no-store' };
@@ -78,16 +98,28 @@ const defaultLimit = 100;
 export function sessionHandler(
   store: SessionStore,
   options: SessionHandlerOptions,
-): (request: HostRequest) => Promise<HostResponse> {
+): SessionHandler {
   if (typeof options?.authorize !== 'function') {
     throw new TypeError('sessionHandler: options.authorize is required');
   }
   const heartbeatMs = options.heartbeatMs ?? 15_000;
   const maxBufferBytes = options.maxBufferBytes ?? 8 * 1024 * 1024;
   const maxPageLimit = options.maxPageLimit ?? 1000;
+  const closeRetryMs = options.closeRetryMs ?? 1000;
+  if (!(closeRetryMs > 0 && closeRetryMs <= 1000)) {
+    throw new RangeError(`closeRetryMs must be within (0, 1000], got ${closeRetryMs}`);
+  }
+  const followers = new HandlerFollowers();
+  let closing = false;
 
-  return async (hostRequest) => {
+  const handle = async (hostRequest: HostRequest): Promise<HostResponse> => {
     const request = hostRequest as unknown as WebRequest;
+    if (closing) {
+      return response('closing: reconnect to another instance\n', 503, {
+        ...text,
+        'retry-after': '1',
+      });
+    }
     const agUI = options.protocol === 'ag-ui';
     if (request.method !== 'GET' && !(agUI && request.method === 'POST')) {
       return response('method not allowed\n', 405, { ...text, allow: agUI ? 'GET, POST' : 'GET' });
@@ -142,7 +174,8 @@ export function sessionHandler(
         return response('unavailable\n', 503, text);
       }
       const encoding = agUI ? { encode: agUIEncoder(sessionId) } : { life: life as string };
-      return response(followerStream(follow, { heartbeatMs, maxBufferBytes, ...encoding }), 200, {
+      const body = followerStream(follow, { heartbeatMs, maxBufferBytes, followers, ...encoding });
+      return response(body, 200, {
         'content-type': 'text/event-stream; charset=utf-8',
         'cache-control': 'no-store',
         'x-accel-buffering': 'no',
@@ -166,6 +199,13 @@ export function sessionHandler(
       return response('internal error\n', 500, text);
     }
   };
+  return Object.assign(handle, {
+    close(): Promise<void> {
+      closing = true;
+      return followers.close(() => closeRetryMs * (0.5 + Math.random() / 2));
+    },
+    metrics: () => followers.metrics(),
+  });
 }
 
 /** A numeric query parameter: undefined when absent, NaN when not a number. */

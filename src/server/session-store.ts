@@ -52,6 +52,16 @@ export interface AbortSignalLike {
   removeEventListener(type: 'abort', listener: () => void): void;
 }
 
+/** A snapshot of a handler's followers; counters run from the handler's creation. */
+export interface HandlerMetrics {
+  /** SSE responses open now. */
+  readonly followers: number;
+  /** Bytes handed to followers' connections. */
+  readonly bytesSent: number;
+  /** Followers whose response was ended for being slow (`maxBufferBytes`); they resume. */
+  readonly followersCut: number;
+}
+
 /**
  * The durable log and the live attempts of many sessions, shared by every server instance
  * that uses the same backing store.

@@ -13,13 +13,17 @@ export interface StoreClock {
   clearTimeout(handle: unknown): void;
 }
 
-/** `Date.now` and the host's timers; timers do not keep a Node process alive. */
+/** `Date.now` and the host's timers. */
 export const systemClock: StoreClock = {
   now: () => Date.now(),
-  setTimeout: (callback, ms) => {
-    const handle = setTimeout(callback, ms) as { unref?: () => void };
-    handle.unref?.();
-    return handle;
-  },
+  setTimeout: (callback, ms) => setTimeout(callback, ms),
   clearTimeout: (handle) => clearTimeout(handle as Parameters<typeof clearTimeout>[0]),
 };
+
+/**
+ * Lets a timer of `clock` not keep the process alive (Node and Deno's `unref`), for the
+ * timers a store runs for as long as it exists (retention), unlike a lease that is due.
+ */
+export function unrefTimer(handle: unknown): void {
+  (handle as { unref?: () => void } | undefined)?.unref?.();
+}

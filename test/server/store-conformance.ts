@@ -396,5 +396,25 @@ export function storeConformance(name: string, make: MakeStore): void {
         expect(stale).to.deep.equal([]);
         await store.delete('never-used');
       }));
+
+    it('metrics() counts the open follows and the leases that ran out', () =>
+      withStore(
+        async (store) => {
+          expect(store.metrics()).to.deep.include({ followers: 0, leasesExpired: 0, feedTrims: 0 });
+          const follows = [store.follow('m', { after: 0 }), store.follow('m', { after: 0 })];
+          const iterators = follows.map((follow) => follow[Symbol.asyncIterator]());
+          expect(store.metrics().followers).to.equal(2);
+          const first = iterators.map((iterator) => iterator.next());
+          await store.live('m', [delta('dies', '{')]);
+          await Promise.all(first);
+          // Nothing but the lease settles it; the settle reaches the followers.
+          const settles = await Promise.all(iterators.map((iterator) => iterator.next()));
+          expect(settles.map((next) => next.value)).to.deep.equal([settle('dies'), settle('dies')]);
+          await waitFor(() => store.metrics().leasesExpired === 1, 'the sweep to be counted');
+          await Promise.all(iterators.map((iterator) => iterator.return?.()));
+          expect(store.metrics()).to.deep.include({ followers: 0, leasesExpired: 1 });
+        },
+        { leaseMs: 300 },
+      ));
   });
 }

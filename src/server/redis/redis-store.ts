@@ -15,7 +15,7 @@ import type {
   UnnumberedEvent,
 } from '../session-store.js';
 import { SharedFeed } from '../shared-feed.js';
-import { type StoreClock, systemClock } from '../store-clock.js';
+import { type StoreClock, systemClock, unrefTimer } from '../store-clock.js';
 import { checkDurableBatch, checkStreamBatch, settledError } from '../validate-batch.js';
 import { after, type Entry, eventOf, follows, isDeletionMark, type ReadReply } from './feed-ids.js';
 import { deleteScript, keepScript, lifeScript } from './retention.js';
@@ -161,6 +161,7 @@ class RedisStore implements SessionStore {
         this.#keep();
       }
     }, ttlMs / 3);
+    unrefTimer(this.#keeping);
   }
 
   #base(sessionId: string): string {
