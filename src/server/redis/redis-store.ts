@@ -15,11 +15,12 @@ import type {
   UnnumberedEvent,
 } from '../session-store.js';
 import { SharedFeed } from '../shared-feed.js';
-import { type StoreClock, systemClock, unrefTimer } from '../store-clock.js';
+import { type StoreClock, systemClock } from '../store-clock.js';
 import { checkDurableBatch, checkStreamBatch, settledError } from '../validate-batch.js';
 import { after, type Entry, eventOf, follows, isDeletionMark, type ReadReply } from './feed-ids.js';
-import { deleteScript, keepScript, lifeScript } from './retention.js';
+import { deleteScript, lifeScript } from './retention.js';
 import { appendScript, liveScript, renewScript, snapshotScript, sweepScript } from './scripts.js';
+import { SessionKeeper } from './session-keeper.js';
 
 export type RedisStoreOptions = ({ readonly url: string } | { readonly client: Redis }) & {
   /** Prefix of every key. Default `callfold:`. */
@@ -79,8 +80,7 @@ interface Tail {
 class RedisStore implements SessionStore {
   readonly leaseMs: number;
   readonly ttlMs: number | undefined;
-  readonly #clock: StoreClock;
-  #keeping: unknown;
+  readonly #keeper: SessionKeeper;
   #followers = 0;
   #leasesExpired = 0;
   #liveAttempts = 0;
@@ -116,11 +116,24 @@ class RedisStore implements SessionStore {
     this.#pacer = fanOutPacer(options.fanOutMs);
     const sweepMs = options.sweepMs ?? Math.min(1000, this.leaseMs / 4);
     if (!(this.leaseMs > 0 && sweepMs > 0)) throw new RangeError('leaseMs and sweepMs must be > 0');
-    if (options.ttlMs !== undefined && !(options.ttlMs > 0)) {
-      throw new RangeError(`ttlMs must be a positive number, got ${options.ttlMs}`);
-    }
     this.ttlMs = options.ttlMs;
-    this.#clock = options.clock ?? systemClock;
+    this.#keeper = new SessionKeeper(
+      options.ttlMs,
+      options.clock ?? systemClock,
+      (lua, keys, args) => this.#script(lua, keys, args),
+      () =>
+        [...this.#tails].flatMap(([sessionId, tail]) =>
+          tail.life === undefined
+            ? []
+            : [
+                {
+                  base: this.#base(sessionId),
+                  life: tail.life,
+                  stale: () => this.#endTail(sessionId, tail),
+                },
+              ],
+        ),
+    );
     this.#sweep = setInterval(() => {
       const leases = `${this.#prefix}leases`;
       this.#script(sweepScript, [leases], [this.#prefix, this.#feedMax, 500, this.#ttl])
@@ -131,37 +144,11 @@ class RedisStore implements SessionStore {
         .catch(() => {});
     }, sweepMs);
     this.#sweep.unref();
-    this.#keep();
   }
 
   /** `ttlMs` as the scripts take it (0: no expiry). */
   get #ttl(): number {
     return this.ttlMs ?? 0;
-  }
-
-  /**
-   * Renews the expiry of the sessions followed here, every ttlMs / 3; a tail whose session
-   * was deleted meanwhile (its life changed or gone) ends its followers.
-   */
-  #keep(): void {
-    const ttlMs = this.ttlMs;
-    if (ttlMs === undefined || this.#closed) return;
-    this.#keeping = this.#clock.setTimeout(async () => {
-      const tails = [...this.#tails].filter(([, tail]) => tail.life !== undefined);
-      try {
-        if (tails.length === 0) return;
-        const bases = tails.map(([sessionId]) => this.#base(sessionId));
-        const lives = (await this.#script(keepScript, [], [ttlMs, ...bases])) as string[];
-        tails.forEach(([sessionId, tail], i) => {
-          if (lives[i] !== tail.life) this.#endTail(sessionId, tail);
-        });
-      } catch {
-        // Renewed at the next round; a session lives ttlMs, three rounds.
-      } finally {
-        this.#keep();
-      }
-    }, ttlMs / 3);
-    unrefTimer(this.#keeping);
   }
 
   #base(sessionId: string): string {
@@ -499,7 +486,7 @@ class RedisStore implements SessionStore {
     if (this.#closed) return;
     this.#closed = true;
     clearInterval(this.#sweep);
-    this.#clock.clearTimeout(this.#keeping);
+    this.#keeper.close();
     for (const tail of this.#tails.values()) {
       for (const joiner of tail.joining) joiner.queue.end();
       for (const follower of tail.feed.readers) follower.end();
