@@ -4,6 +4,7 @@ import { checkPage, type DurableLog } from './durable-log.js';
 import { type FanOutMs, type FanOutPacer, fanOutPacer } from './fan-out-pacer.js';
 import { FollowerQueue } from './follower-queue.js';
 import { jsonCopy } from './json-copy.js';
+import { LocalRetention, type LocalStoreBounds } from './local-retention.js';
 import { assertSessionId } from './session-id.js';
 import { newLife } from './session-life.js';
 import type {
@@ -15,7 +16,7 @@ import type {
   UnnumberedEvent,
 } from './session-store.js';
 import { SharedFeed } from './shared-feed.js';
-import { type StoreClock, systemClock, unrefTimer } from './store-clock.js';
+import { type StoreClock, systemClock } from './store-clock.js';
 import { checkDurableBatch, checkStreamBatch, settledError } from './validate-batch.js';
 
 /** Options of the one-process stores. */
@@ -43,14 +44,6 @@ export interface LocalStoreOptions {
   readonly ttlMs?: number;
   /** Leases and retention run on this clock (tests drive one). Default: the system clock. */
   readonly clock?: StoreClock;
-}
-
-/** How many sessions and bytes a store holding its log in memory keeps at most. */
-export interface LocalStoreBounds {
-  readonly maxSessions: number;
-  readonly maxBytes: number;
-  /** Bytes the log holds for one session (what removing it frees). */
-  bytesOf(sessionId: string): number;
 }
 
 interface Attempt {
@@ -86,27 +79,26 @@ const backlogChunk = 1000;
  * the end), which is the order `ttlMs` and the bounds remove them in; one with a follower or
  * a live attempt is never removed but by `delete`.
  */
+export type { LocalStoreBounds };
+
 export class LocalStore implements SessionStore {
   readonly leaseMs: number;
   readonly ttlMs: number | undefined;
   readonly #sweepMs: number;
   readonly #log: DurableLog;
   readonly #clock: StoreClock;
-  readonly #bounds: LocalStoreBounds | undefined;
+  readonly #retention: LocalRetention;
   readonly #sessions = new Map<string, SessionState>();
   /** Deletions under way: a new life of the id starts after its deletion. */
   readonly #removing = new Map<string, Promise<void>>();
   #sweep: unknown;
-  #retention: unknown;
   #closed = false;
   readonly #pacer: FanOutPacer | undefined;
   #followers = 0;
   #leasesExpired = 0;
-  #evictions = 0;
 
   constructor(log: DurableLog, options: LocalStoreOptions = {}, bounds?: LocalStoreBounds) {
     this.#log = log;
-    this.#bounds = bounds;
     this.#clock = options.clock ?? systemClock;
     this.#pacer = fanOutPacer(options.fanOutMs);
     this.leaseMs = positive(options.leaseMs ?? 30_000, 'leaseMs');
@@ -116,7 +108,15 @@ export class LocalStore implements SessionStore {
       positive(bounds.maxSessions, 'maxSessions');
       positive(bounds.maxBytes, 'maxBytes');
     }
-    this.#armRetention();
+    this.#retention = new LocalRetention({
+      sessions: this.#sessions,
+      removing: this.#removing,
+      log,
+      clock: this.#clock,
+      ttlMs: this.ttlMs,
+      bounds,
+      remove: (sessionId) => this.#remove(sessionId),
+    });
   }
 
   #session(sessionId: string): SessionState {
@@ -136,7 +136,7 @@ export class LocalStore implements SessionStore {
         removed: false,
       };
       this.#sessions.set(sessionId, state);
-      this.#bound(state);
+      this.#retention.bound(state);
     }
     return state;
   }
@@ -186,7 +186,7 @@ export class LocalStore implements SessionStore {
       await this.#log.write(sessionId, numbered);
       state.lastSeq = last + numbered.length;
       state.feed.append(numbered);
-      this.#bound(state);
+      this.#retention.bound(state);
       return numbered;
     });
   }
@@ -348,62 +348,6 @@ export class LocalStore implements SessionStore {
     return done;
   }
 
-  /** Whether a session may be removed by retention or a bound: nobody follows or streams it. */
-  #idle(state: SessionState): boolean {
-    return state.feed.readers.size === 0 && state.attempts.size === 0;
-  }
-
-  /** Past `maxSessions` or `maxBytes`: evicts the least recently used idle sessions. */
-  #bound(current: SessionState): void {
-    const bounds = this.#bounds;
-    if (!bounds) return;
-    let bytes = this.#log.bytesHeld ?? 0;
-    let sessions = this.#sessions.size;
-    if (sessions <= bounds.maxSessions && bytes <= bounds.maxBytes) return;
-    for (const [sessionId, state] of this.#sessions) {
-      if (sessions <= bounds.maxSessions && bytes <= bounds.maxBytes) return;
-      if (state === current || !this.#idle(state)) continue;
-      bytes -= bounds.bytesOf(sessionId);
-      sessions--;
-      this.#evictions++;
-      this.#remove(sessionId).catch((error: unknown) => {
-        console.warn('callfold: evicting a session failed', error);
-      });
-    }
-  }
-
-  #armRetention(): void {
-    const ttlMs = this.ttlMs;
-    if (ttlMs === undefined || this.#closed) return;
-    this.#retention = this.#clock.setTimeout(
-      () => this.#retain(ttlMs).finally(() => this.#armRetention()),
-      Math.min(ttlMs / 4, 60_000),
-    );
-    unrefTimer(this.#retention);
-  }
-
-  /** Deletes the sessions idle for `ttlMs`: those this process holds, then the log's others. */
-  async #retain(ttlMs: number): Promise<void> {
-    const now = this.#clock.now();
-    const removals: Promise<void>[] = [];
-    for (const [sessionId, state] of this.#sessions) {
-      if (!this.#idle(state) || now - state.touched < ttlMs) continue;
-      this.#evictions++;
-      removals.push(this.#remove(sessionId));
-    }
-    if (this.#log.stored) {
-      for await (const { sessionId, writtenAt } of this.#log.stored()) {
-        if (this.#closed) break;
-        if (this.#sessions.has(sessionId) || this.#removing.has(sessionId)) continue;
-        if (now - writtenAt < ttlMs) continue;
-        this.#evictions++;
-        removals.push(this.#remove(sessionId));
-      }
-    }
-    const failed = (await Promise.allSettled(removals)).find((r) => r.status === 'rejected');
-    if (failed) console.warn('callfold: removing an expired session failed', failed.reason);
-  }
-
   #armSweep(): void {
     if (this.#sweep !== undefined || this.#closed) return;
     this.#sweep = this.#clock.setTimeout(() => {
@@ -442,7 +386,7 @@ export class LocalStore implements SessionStore {
       followers: this.#followers,
       liveAttempts,
       leasesExpired: this.#leasesExpired,
-      evictions: this.#evictions,
+      evictions: this.#retention.evictions,
       feedTrims: 0,
     };
   }
@@ -451,7 +395,7 @@ export class LocalStore implements SessionStore {
     if (this.#closed) return;
     this.#closed = true;
     this.#clock.clearTimeout(this.#sweep);
-    this.#clock.clearTimeout(this.#retention);
+    this.#retention.close();
     for (const state of this.#sessions.values()) {
       for (const follower of state.feed.readers) follower.end();
     }
