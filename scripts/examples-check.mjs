@@ -1,5 +1,5 @@
 // The framework apps check (`node --test scripts/examples-check.mjs`, in the `pack` layer after
-// scripts/pack-check.mjs, whose tarball it installs): copies examples/frameworks/ to a scratch
+// scripts/pack-tarball.mjs, whose tarball it installs): copies examples/frameworks/ to a scratch
 // directory, points each app's `callfold` dependency at the packed tarball, installs the
 // workspace once, typechecks and builds every app (vanilla TypeScript, Vue 3, Svelte 5, React
 // 19, Angular 20) with its own toolchain, then serves each build and checks it in headless Chromium: the
@@ -48,7 +48,9 @@ let browser;
 before(
   async () => {
     if (!existsSync(tarball)) {
-      throw new Error(`${tarball} is missing: run scripts/pack-check.mjs first (the pack layer)`);
+      throw new Error(
+        `${tarball} is missing: run scripts/pack-tarball.mjs first (the pack layer's build)`,
+      );
     }
     scratch = mkdtempSync(join(tmpdir(), 'callfold-examples-'));
     workspace = join(scratch, 'frameworks');

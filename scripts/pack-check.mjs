@@ -1,23 +1,17 @@
 // The packed-tarball check (`node --test scripts/pack-check.mjs`, the `pack` test layer):
-// builds, packs with npm, installs the tarball into a scratch ESM project the way a user
+// builds and packs with npm (scripts/pack-tarball.mjs; under npm test, its build step did it
+// just before), installs the tarball into a scratch ESM project the way a user
 // would, then imports it by its package name from JavaScript and type-checks a strict
 // NodeNext TypeScript consumer against the published declarations. Needs the npm registry
 // (or a warm npm cache) for the tarball's dependencies and typescript@5.9.3.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import {
-  copyFileSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { packedTarball } from './pack-tarball.mjs';
 import { env, npm, run } from './run-command.mjs';
 
 const repository = fileURLToPath(new URL('..', import.meta.url));
@@ -32,9 +26,6 @@ let project;
 /** @type {{ tarball: string, files: string[] }} */
 let packed;
 
-/** The packed tarball stays here for the example apps' check (scripts/examples-check.mjs). */
-const tarballDir = join(repository, '.build-pack');
-
 // Versions the consumer projects install (the frameworks' typings are checked against these).
 const consumerDependencies = [
   'typescript@5.9.3',
@@ -47,22 +38,7 @@ const consumerDependencies = [
 before(
   () => {
     scratch = mkdtempSync(join(tmpdir(), 'callfold-pack-'));
-    // A clean build: tsc never deletes outputs whose sources are gone, and npm would pack them.
-    for (const built of ['dist/src', 'dist/elements']) {
-      rmSync(join(repository, built), { recursive: true, force: true });
-    }
-    run(npm, ['run', 'build'], repository);
-    rmSync(tarballDir, { recursive: true, force: true });
-    mkdirSync(tarballDir);
-    const [report] = JSON.parse(
-      run(npm, ['pack', '--json', '--pack-destination', tarballDir], repository),
-    );
-    copyFileSync(join(tarballDir, report.filename), join(tarballDir, 'callfold.tgz'));
-    packed = {
-      tarball: join(tarballDir, report.filename),
-      files: report.files.map((/** @type {{ path: string }} */ file) => file.path),
-    };
-
+    packed = packedTarball();
     project = join(scratch, 'consumer');
     mkdirSync(project);
     writeFileSync(

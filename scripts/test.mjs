@@ -1,19 +1,21 @@
-// `npm test`: typecheck and lint; the packed-tarball check (it builds dist/, which the CLI
-// test uses); then the same compiled core tests in Node (node:test), Deno (deno test) and
-// Chromium (web-test-runner). `node scripts/test.mjs <layer>…` runs chosen layers one after
-// the other: check, pack, node, deno, browser.
+// `npm test`: typecheck and lint; the package built and packed once, and the packed tarball
+// checked (installed in scratch projects and the framework apps); then the same compiled core
+// tests in Node (node:test), Deno (deno test) and Chromium (web-test-runner).
+// `node scripts/test.mjs <layer>…` runs chosen layers one after the other: check, pack, node,
+// deno, browser.
 //
-// The whole suite (no layer named) runs in two lanes side by side, each step once what it
-// needs is done: the node layer waits for the compile and for pack's dist/; the other lane
-// compiles, checks, runs Deno, Chromium and the framework apps. No step of one lane shares a
-// file, a port or a browser profile with the other (servers listen on port 0, Chromium gets a
-// fresh profile per launch), and every test's verdict is independent of the machine's speed,
-// so the lanes only change how long the run takes. `--serial` runs the whole suite in one
-// lane. The first lane's output streams through; the other lane's is printed whole when each
-// of its steps ends. The last lines give each layer's wall time (so that growth shows) and
-// total what the runners counted.
+// The whole suite (no layer named) runs in three lanes side by side, each step once what it
+// needs is done: build (dist/ and the tarball), then Node, which also waits for the compile;
+// compile, check, Deno and Chromium; the tarball's checks and the framework apps, once the
+// build is done. No step of one lane shares a file, a port or a browser profile with another
+// (servers listen on port 0, Chromium gets a fresh profile per launch), and every test's
+// verdict is independent of the machine's speed, so the lanes only change how long the run
+// takes. `--serial` runs the whole suite in one lane. The first lane's output streams
+// through; the others' is printed whole when each of their steps ends. The last lines give
+// each layer's wall time and, on Linux, its CPU time (so that growth shows), and total what
+// the runners counted.
 import { spawn } from 'node:child_process';
-import { readdirSync, rmSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 
 /**
@@ -37,7 +39,8 @@ function testFiles(dir, skip = []) {
 /**
  * A step of a layer: a command, and the patterns of its passed and failed counts.
  * @typedef {{ name: string, cmd: string, args: string[] | (() => string[]),
- *   ignore?: string[], count?: [passed: RegExp, failed: RegExp] }} Step
+ *   env?: Record<string, string>, ignore?: string[],
+ *   count?: [passed: RegExp, failed: RegExp] }} Step
  */
 
 /** @param {string} name */
@@ -106,14 +109,18 @@ const layers = {
     },
   ],
   pack: [
+    // `npm run build` and `npm pack`, once: the Node tests need dist/, the checks below the
+    // tarball.
+    { name: 'build', cmd: process.execPath, args: ['scripts/pack-tarball.mjs'] },
     {
       name: 'pack',
       cmd: process.execPath,
       args: ['--test', '--test-reporter=spec', 'scripts/pack-check.mjs'],
+      env: { CALLFOLD_PACKED: '1' },
       count: [/^ℹ pass (\d+)/m, /^ℹ fail (\d+)/m],
     },
     {
-      // The framework apps, installed from the tarball the step above packed.
+      // The framework apps, installed from the tarball the build step packed.
       name: 'framework apps',
       cmd: process.execPath,
       args: ['--test', '--test-reporter=spec', 'scripts/examples-check.mjs'],
@@ -170,21 +177,20 @@ if (chosen.length || serial) {
   lanes = [uncovered(plan(chosen.length ? chosen : ['check', 'pack', 'node', 'deno', 'browser']))];
 } else {
   const all = uncovered(plan(['check', 'pack', 'node', 'deno', 'browser']));
-  const first = ['pack', 'node'].flatMap((name) => take(all, name));
-  const rest = all.filter((s) => !first.includes(s));
-  // The second lane compiles first (the node layer and Chromium and Deno wait for it), and
-  // runs the framework apps last: they need pack's tarball.
-  const compiled = take(rest, 'compile');
-  const apps = take(rest, 'framework apps');
-  const middle = rest.filter((s) => !compiled.includes(s) && !apps.includes(s));
-  lanes = [first, [...compiled, ...middle, ...apps]];
+  // Three lanes: build then the Node tests; compile, check, Deno and Chromium; the checks of
+  // the installed tarball (mostly waiting for npm installs and builds of scratch projects).
+  const first = ['build', 'node'].flatMap((name) => take(all, name));
+  const third = ['pack', 'framework apps'].flatMap((name) => take(all, name));
+  const second = all.filter((s) => !first.includes(s) && !third.includes(s));
+  lanes = [first, second, third];
 }
 /** What a step waits for, beyond the steps before it in its lane. @type {Map<string, string[]>} */
 const needs = new Map([
-  ['node', ['compile', 'pack']],
+  ['node', ['compile', 'build']],
   ['deno', ['compile']],
   ['chromium', ['compile']],
-  ['framework apps', ['pack']],
+  ['pack', ['build']],
+  ['framework apps', ['build']],
 ]);
 if (lanes.flat().some((s) => s.step === compile))
   rmSync('.build', { recursive: true, force: true });
@@ -204,8 +210,31 @@ let failed = 0;
 let stopping = false;
 /** Wall time of each layer, in ms (its steps' times added), in the order run. @type {Map<string, number>} */
 const wall = new Map();
+/** CPU time of each layer, in s (user + system of its processes and their children). @type {Map<string, number>} */
+const cpu = new Map();
+/**
+ * CPU seconds of the children this process has waited for, on Linux (`cutime` + `cstime` of
+ * /proc/self/stat, in clock ticks of 1/100 s); undefined elsewhere. A step's CPU time is the
+ * difference across its end: its process tree is waited for when it exits.
+ * @returns {number | undefined}
+ */
+const childrenCpu = () => {
+  try {
+    const stat = readFileSync('/proc/self/stat', 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[13]) + Number(fields[14])) / 100;
+  } catch {
+    return undefined;
+  }
+};
 const times = () =>
-  [...wall].map(([layer, ms]) => `${layer} ${(ms / 1000).toFixed(0)} s`).join(', ');
+  [...wall]
+    .map(([layer, ms]) => {
+      const used = cpu.get(layer);
+      const cpuText = used === undefined ? '' : ` (CPU ${used.toFixed(0)} s)`;
+      return `${layer} ${(ms / 1000).toFixed(0)} s${cpuText}`;
+    })
+    .join(', ');
 /**
  * Runs one step; its output streams through (`live`) or is printed whole when it ends.
  * @param {Planned} planned
@@ -223,7 +252,11 @@ async function runStep({ step, layer }, live) {
   /** @type {Buffer[]} */
   const held = [];
   const code = await new Promise((resolve) => {
-    const child = spawn(step.cmd, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    const before = childrenCpu();
+    const child = spawn(step.cmd, args, {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: step.env ? { ...process.env, ...step.env } : process.env,
+    });
     /**
      * @param {import('node:stream').Readable} stream
      * @param {NodeJS.WriteStream} target
@@ -236,6 +269,11 @@ async function runStep({ step, layer }, live) {
       });
     relay(child.stdout, process.stdout);
     relay(child.stderr, process.stderr);
+    child.on('exit', () => {
+      const after = childrenCpu();
+      if (after !== undefined && before !== undefined)
+        cpu.set(layer, (cpu.get(layer) ?? 0) + after - before);
+    });
     child.on('close', (status) => resolve(status ?? 1));
   });
   const ms = performance.now() - started;
@@ -284,5 +322,7 @@ if (stopping) {
   console.log(`${passed} passed, ${Math.max(failed, 1)} failed`);
   process.exit(1);
 }
-console.log(`\nwall time: ${times()} (all: ${total}${lanes.length > 1 ? ', two lanes' : ''})`);
+console.log(
+  `\nwall time: ${times()} (all: ${total}${lanes.length > 1 ? `, ${lanes.length} lanes` : ''})`,
+);
 console.log(`tests: ${passed} passed, ${failed} failed`);

@@ -15,8 +15,8 @@ const repository = fileURLToPath(new URL('../../../', import.meta.url));
 export interface ChromiumPageOptions {
   /** The dependencies Vite pre-bundles before the first page load. */
   readonly optimize: readonly string[];
-  /** More of Vite's configuration, e.g. `resolve` conditions and a `cacheDir`. */
-  readonly vite?: Pick<InlineConfig, 'resolve' | 'cacheDir'>;
+  /** More of Vite's configuration, e.g. `resolve` conditions, a `cacheDir`, the `mode`. */
+  readonly vite?: Pick<InlineConfig, 'resolve' | 'cacheDir' | 'mode'>;
   /** More launch options, e.g. `protocolTimeout` and `defaultViewport`. */
   readonly launch?: Pick<LaunchOptions, 'protocolTimeout' | 'defaultViewport'>;
   /** Chromium flags after the common ones, e.g. `--js-flags=--expose-gc`. */

@@ -73,6 +73,21 @@ export function demoSessionsMiddleware(): (
       renew: (id, attempts) => storeOf(id).renew(id, attempts),
       page: (id, options) => storeOf(id).page(id, options),
       follow: (id, options) => storeOf(id).follow(id, options),
+      life: (id) => storeOf(id).life(id),
+      delete: (id) => storeOf(id).delete(id),
+      metrics: () => {
+        const each = [...sessions.values()].map((session) => session.store.metrics());
+        const sum = (key: 'sessions' | 'followers' | 'liveAttempts' | 'leasesExpired') =>
+          each.reduce((total, metrics) => total + metrics[key], 0);
+        return {
+          sessions: sum('sessions'),
+          followers: sum('followers'),
+          liveAttempts: sum('liveAttempts'),
+          leasesExpired: sum('leasesExpired'),
+          evictions: 0,
+          feedTrims: 0,
+        };
+      },
       close: async () => {},
     },
     {

@@ -35,8 +35,10 @@ function isFinal(status: number): boolean {
  *    replay of the live attempts replaces them.
  * 3. A dropped or ended connection, a network error, a 5xx, 408 or 429 reconnects after
  *    `retryMs`, doubling (with jitter) up to `maxRetryMs`; the delay goes back to `retryMs`
- *    once a connection is accepted. Any other 4xx (401, 403, 404…) errors the stream with an
- *    `SSEError`. Unsubscribing aborts the request.
+ *    once a connection is accepted. A `retry:` line from the server sets the wait before the
+ *    next reconnection (a restarting `sessionHandler` sends one of at most 1 s). Any other
+ *    4xx (401, 403, 404…; 410: the session was deleted since the last event ID) errors the
+ *    stream with an `SSEError`. Unsubscribing aborts the request.
  *
  * @example
  * ```ts
@@ -59,11 +61,15 @@ export function followSession(
     let controller = abortController();
     let connection: Subscription | undefined;
     let timer: ReturnType<typeof setTimeout> | undefined;
+    /** The reconnection time the server's last `retry:` line set, for the next try only. */
+    let told: number | undefined;
 
     const retry = () => {
       if (stopped) return;
-      const wait = delay * (0.8 + 0.4 * Math.random());
-      delay = Math.min(delay * 2, maxRetryMs);
+      let wait = delay * (0.8 + 0.4 * Math.random());
+      if (told !== undefined) wait = told;
+      else delay = Math.min(delay * 2, maxRetryMs);
+      told = undefined;
       timer = setTimeout(connect, wait);
     };
 
@@ -95,6 +101,9 @@ export function followSession(
       connection = decodeSSE(response, {
         onEventId: (id) => {
           lastEventId = id;
+        },
+        onRetry: (ms) => {
+          told = Math.min(ms, maxRetryMs);
         },
       }).subscribe({
         next: (event) => subscriber.next(event),

@@ -20,6 +20,18 @@ export interface DurableLog {
     through: number,
     limit: number,
   ): Promise<readonly SessionEvent[]>;
+  /** The session's life token: the one kept, or `fresh`, kept from now on. */
+  life(sessionId: string, fresh: string): Promise<string>;
+  /** Removes everything kept for the session, its life included. */
+  delete(sessionId: string): Promise<void>;
+  /**
+   * The sessions kept, with when each was last written (ms since the Unix epoch): what a
+   * retention sweep looks at besides the sessions this process has used. Optional: a log
+   * held in this process's memory has none the store does not know.
+   */
+  stored?(): AsyncIterable<{ readonly sessionId: string; readonly writtenAt: number }>;
+  /** Bytes of events held in memory (JSON length), for `maxBytes`; optional. */
+  readonly bytesHeld?: number;
   close(): Promise<void>;
 }
 

@@ -1,9 +1,19 @@
-import { type FileHandle, mkdir, open } from 'node:fs/promises';
+import {
+  type FileHandle,
+  mkdir,
+  open,
+  readdir,
+  readFile,
+  stat,
+  unlink,
+  writeFile,
+} from 'node:fs/promises';
 import { join } from 'node:path';
 import type { SessionEvent } from '../events/types.js';
 import type { DurableLog } from './durable-log.js';
 import { LocalStore, type LocalStoreOptions } from './local-store.js';
-import { assertSessionId } from './session-id.js';
+import { assertSessionId, isSessionId } from './session-id.js';
+import { isLife } from './session-life.js';
 import type { SessionStore } from './session-store.js';
 
 export interface FileStoreOptions extends LocalStoreOptions {
@@ -143,6 +153,59 @@ class FileLog implements DurableLog {
     });
   }
 
+  async life(sessionId: string, fresh: string): Promise<string> {
+    assertSessionId(sessionId);
+    this.#made ??= mkdir(this.#dir, { recursive: true });
+    await this.#made;
+    const path = join(this.#dir, `${sessionId}.life`);
+    try {
+      await writeFile(path, fresh, { flag: 'wx' });
+      return fresh;
+    } catch (error) {
+      if ((error as { code?: string }).code !== 'EEXIST') throw error;
+      const kept = (await readFile(path, 'utf8')).trim();
+      return isLife(kept) ? kept : fresh;
+    }
+  }
+
+  async delete(sessionId: string): Promise<void> {
+    assertSessionId(sessionId);
+    const opening = this.#open.get(sessionId);
+    this.#open.delete(sessionId);
+    const files = await opening?.catch(() => undefined);
+    if (files) await Promise.all([files.log.close(), files.index.close()]);
+    await Promise.all(
+      ['jsonl', 'idx', 'life'].map((extension) =>
+        unlink(join(this.#dir, `${sessionId}.${extension}`)).catch((error: unknown) => {
+          if ((error as { code?: string }).code !== 'ENOENT') throw error;
+        }),
+      ),
+    );
+  }
+
+  /** Each session's log (or life, for one only followed) with its last modification time. */
+  async *stored(): AsyncIterable<{ sessionId: string; writtenAt: number }> {
+    let names: string[];
+    try {
+      names = await readdir(this.#dir);
+    } catch {
+      return;
+    }
+    const seen = new Set<string>();
+    for (const name of names) {
+      const dot = name.lastIndexOf('.');
+      const sessionId = name.slice(0, dot);
+      const extension = name.slice(dot + 1);
+      if ((extension !== 'jsonl' && extension !== 'life') || seen.has(sessionId)) continue;
+      if (!isSessionId(sessionId)) continue;
+      seen.add(sessionId);
+      const log = await stat(join(this.#dir, `${sessionId}.jsonl`)).catch(() => undefined);
+      const life = await stat(join(this.#dir, `${sessionId}.life`)).catch(() => undefined);
+      const writtenAt = Math.max(log?.mtimeMs ?? 0, life?.mtimeMs ?? 0);
+      if (writtenAt > 0) yield { sessionId, writtenAt };
+    }
+  }
+
   async close(): Promise<void> {
     const all = [...this.#open.values()];
     this.#open.clear();
@@ -239,7 +302,8 @@ async function recover(log: FileHandle, index: FileHandle): Promise<SessionFiles
  *
  * An acknowledged `append` survives a crash (each batch is written whole and `datasync`ed
  * before it resolves); a torn last line left by a crash is ignored and cut off on the next
- * open. Session ids are validated (`[A-Za-z0-9_.-]`, no leading `.`), so one can never
+ * open. With `ttlMs`, a sweep deletes the files of sessions idle that long, those written by
+ * an earlier process included (by the files' modification time). Session ids are validated (`[A-Za-z0-9_.-]`, no leading `.`), so one can never
  * name a path outside `dir`. Node, Deno and Bun (`node:fs`).
  *
  * @example

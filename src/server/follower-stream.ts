@@ -1,6 +1,7 @@
-import type { CallfoldEvent } from '../events/types.js';
+import { type CallfoldEvent, isDurableEvent } from '../events/types.js';
 import { encodeSSE } from '../wire/sse.js';
 import { FollowerQueue } from './follower-queue.js';
+import type { ClosableFollower, HandlerFollowers } from './handler-followers.js';
 import { isBatchedFollow } from './session-store.js';
 
 export interface FollowerStreamOptions {
@@ -8,19 +9,26 @@ export interface FollowerStreamOptions {
   readonly maxBufferBytes: number;
   /** Writes a batch in another wire format (one follower's own, e.g. AG-UI). Default: callfold SSE, shared by all followers. */
   readonly encode?: (events: readonly CallfoldEvent[]) => Uint8Array;
+  /** The session's life: each durable event's `id:` is `<seq>-<life>` (see session-life.ts). */
+  readonly life?: string;
+  /** The handler's followers: this one joins them while open (`close()`, `metrics()`). */
+  readonly followers?: HandlerFollowers;
 }
 
 const utf8 = new TextEncoder();
 /** Each event is encoded once, whatever the number of followers it goes to. */
-const encoded = new WeakMap<CallfoldEvent, Uint8Array>();
+const encoded = new WeakMap<CallfoldEvent, { readonly life: string; readonly bytes: Uint8Array }>();
 const ping = utf8.encode(': ping\n\n');
 
-function encode(event: CallfoldEvent): Uint8Array {
-  let bytes = encoded.get(event);
-  if (!bytes) {
-    bytes = utf8.encode(encodeSSE(event));
-    encoded.set(event, bytes);
+function encode(event: CallfoldEvent, life: string): Uint8Array {
+  const cached = encoded.get(event);
+  if (cached?.life === life) return cached.bytes;
+  let text = encodeSSE(event);
+  if (life !== '' && isDurableEvent(event)) {
+    text = `id: ${event.seq}-${life}${text.slice(text.indexOf('\n'))}`;
   }
+  const bytes = utf8.encode(text);
+  encoded.set(event, { life, bytes });
   return bytes;
 }
 
@@ -33,7 +41,7 @@ function encode(event: CallfoldEvent): Uint8Array {
  * follower's backlog) is forgotten once the current task is over: every follower woken
  * with it was woken in that task.
  */
-const recent: { events: readonly CallfoldEvent[]; bytes: Uint8Array }[] = [];
+const recent: { events: readonly CallfoldEvent[]; life: string; bytes: Uint8Array }[] = [];
 const recentKept = 4;
 const sharedBatchBytes = 64 * 1024;
 
@@ -44,17 +52,19 @@ function sameEvents(a: readonly CallfoldEvent[], b: readonly CallfoldEvent[]): b
   return true;
 }
 
-function encodeBatch(events: readonly CallfoldEvent[]): Uint8Array {
-  if (events.length === 1) return encode(events[0] as CallfoldEvent);
-  for (const batch of recent) if (sameEvents(batch.events, events)) return batch.bytes;
+function encodeBatch(events: readonly CallfoldEvent[], life: string): Uint8Array {
+  if (events.length === 1) return encode(events[0] as CallfoldEvent, life);
+  for (const batch of recent) {
+    if (batch.life === life && sameEvents(batch.events, events)) return batch.bytes;
+  }
   let length = 0;
   const chunks = events.map((event) => {
-    const bytes = encode(event);
+    const bytes = encode(event, life);
     length += bytes.byteLength;
     return bytes;
   });
   const bytes = concat(chunks, length);
-  const entry = { events, bytes };
+  const entry = { events, life, bytes };
   recent.unshift(entry);
   if (recent.length > recentKept) recent.pop();
   if (length > sharedBatchBytes) {
@@ -108,7 +118,10 @@ export type FollowerBody = ReadableStream<Uint8Array> & { readonly [directBody]?
  * the pending bytes: the client resumes with `Last-Event-ID`. A comment line (`: ping`)
  * goes out after `heartbeatMs` without a write.
  */
-class FollowerOutput {
+class FollowerOutput implements ClosableFollower {
+  /** Called once the response has ended (every byte out, or cancelled). */
+  #onEnded: (() => void)[] = [];
+  #over = false;
   #pending: Uint8Array[] = [];
   #pendingBytes = 0;
   #ending = false;
@@ -137,11 +150,12 @@ class FollowerOutput {
   }
 
   start(): void {
+    this.#options.followers?.open.add(this);
     this.#beat();
     const follow = this.#follow;
     if (follow instanceof FollowerQueue) {
       this.#stopFollow = () => follow.cancel();
-      const encode = this.#options.encode ?? encodeBatch;
+      const encode = this.#encoder();
       follow.listen({
         batch: (events) => this.#add(encode(events)),
         end: (error) => this.#end(error),
@@ -154,13 +168,14 @@ class FollowerOutput {
           for await (const event of follow) yield [event];
         })();
     this.#stopFollow = () => void batches.return?.();
+    const encode = this.#encoder();
     void (async () => {
       let failed: unknown;
       try {
         for (;;) {
           const next = await batches.next();
           if (next.done || this.#ending) break;
-          if (next.value.length > 0) this.#add((this.#options.encode ?? encodeBatch)(next.value));
+          if (next.value.length > 0) this.#add(encode(next.value));
         }
       } catch (error) {
         failed = error;
@@ -169,12 +184,20 @@ class FollowerOutput {
     })();
   }
 
+  #encoder(): (events: readonly CallfoldEvent[]) => Uint8Array {
+    const life = this.#options.life ?? '';
+    return this.#options.encode ?? ((events) => encodeBatch(events, life));
+  }
+
   #add(bytes: Uint8Array): void {
     if (this.#ending) return;
     this.#pending.push(bytes);
     this.#pendingBytes += bytes.byteLength;
     this.#wrote = true;
-    if (this.#pendingBytes > this.#options.maxBufferBytes) this.#stop();
+    if (this.#pendingBytes > this.#options.maxBufferBytes && !this.#ending) {
+      if (this.#options.followers) this.#options.followers.followersCut++;
+      this.#stop();
+    }
     this.#flush();
   }
 
@@ -199,6 +222,32 @@ class FollowerOutput {
     this.#pendingBytes = 0;
     this.#sink = undefined;
     this.#flush();
+    this.#ended();
+  }
+
+  /**
+   * A graceful end (the handler's `close()`): the follow stops, and after what is pending a
+   * `retry:` line tells the client how soon to reconnect (to another instance).
+   */
+  close(retryMs: number): Promise<void> {
+    if (this.#over) return Promise.resolve();
+    const ended = new Promise<void>((resolve) => this.#onEnded.push(resolve));
+    if (!this.#ending) {
+      this.#stop();
+      const line = utf8.encode(`retry: ${Math.max(0, Math.round(retryMs))}\n\n`);
+      this.#pending.push(line);
+      this.#pendingBytes += line.byteLength;
+      this.#flush();
+    }
+    return ended;
+  }
+
+  /** The response is over: it leaves the handler's followers. */
+  #ended(): void {
+    if (this.#over) return;
+    this.#over = true;
+    this.#options.followers?.open.delete(this);
+    for (const resolve of this.#onEnded.splice(0)) resolve();
   }
 
   #beat(): void {
@@ -214,6 +263,7 @@ class FollowerOutput {
   take(): Uint8Array | undefined {
     if (this.#pending.length === 0) return undefined;
     const chunk = concat(this.#pending, this.#pendingBytes);
+    if (this.#options.followers) this.#options.followers.bytesSent += chunk.byteLength;
     this.#pending = [];
     this.#pendingBytes = 0;
     return chunk;
@@ -246,6 +296,7 @@ class FollowerOutput {
       this.#sink = undefined;
       this.#warnFailed();
       sink.end();
+      this.#ended();
     }
   }
 
@@ -262,7 +313,10 @@ class FollowerOutput {
       });
     }
     const chunk = this.take();
-    if (!chunk) this.#warnFailed();
+    if (!chunk) {
+      this.#warnFailed();
+      this.#ended();
+    }
     return chunk;
   }
 }

@@ -3,15 +3,20 @@ import { appendAll } from '../internal/append-all.js';
 import { checkPage, type DurableLog } from './durable-log.js';
 import { type FanOutMs, type FanOutPacer, fanOutPacer } from './fan-out-pacer.js';
 import { FollowerQueue } from './follower-queue.js';
+import { jsonCopy } from './json-copy.js';
+import { LocalRetention, type LocalStoreBounds } from './local-retention.js';
 import { assertSessionId } from './session-id.js';
+import { newLife } from './session-life.js';
 import type {
   BatchedFollow,
   FollowOptions,
   PageOptions,
   SessionStore,
+  StoreMetrics,
   UnnumberedEvent,
 } from './session-store.js';
 import { SharedFeed } from './shared-feed.js';
+import { type StoreClock, systemClock } from './store-clock.js';
 import { checkDurableBatch, checkStreamBatch, settledError } from './validate-batch.js';
 
 /** Options of the one-process stores. */
@@ -32,6 +37,13 @@ export interface LocalStoreOptions {
    * the host's other tasks between them: what arrives meanwhile goes to those not yet woken.
    */
   readonly fanOutMs?: FanOutMs;
+  /**
+   * A session with no append, live write or follower for this long is deleted (its next use
+   * begins a new life). Looked for every ttlMs / 4, at most every minute. Default: never.
+   */
+  readonly ttlMs?: number;
+  /** Leases and retention run on this clock (tests drive one). Default: the system clock. */
+  readonly clock?: StoreClock;
 }
 
 interface Attempt {
@@ -48,86 +60,63 @@ interface SessionState {
   readonly settled: Set<string>;
   /** What the session's followers have yet to take, kept once for all of them. */
   readonly feed: SharedFeed<FollowerQueue>;
+  /** The session's life token, once read or given. */
+  life: string | undefined;
+  /** When it was last written to or had a follower leave (`clock.now()`). */
+  touched: number;
+  /** Deleted: what still runs on its chain finishes before the log is removed. */
+  removed: boolean;
 }
 
 const settledKept = 4096;
 const backlogChunk = 1000;
 
 /**
- * A copy equal to a JSON round trip: what is kept is what a client will read, and callers
- * may mutate theirs. Plain objects, arrays, strings, finite numbers and booleans are copied
- * directly — strings are shared, not re-encoded (a JSON round trip of the demo's 3,507
- * events took most of recordAttempt's time: the 512 KiB write went through it twice);
- * anything else (a class instance, `toJSON`, a non-finite number, `__proto__`, a very deep
- * value) takes the JSON round trip itself, so the result is the same.
- */
-function jsonCopy<T>(value: T): T {
-  const copied = plainCopy(value, 0);
-  return (copied === notPlain ? JSON.parse(JSON.stringify(value)) : copied) as T;
-}
-
-const notPlain: unique symbol = Symbol('not plain');
-
-function plainCopy(value: unknown, depth: number): unknown {
-  switch (typeof value) {
-    case 'string':
-    case 'boolean':
-      return value;
-    case 'number':
-      return Number.isFinite(value) ? (value === 0 ? 0 : value) : notPlain;
-    case 'object': {
-      if (value === null) return null;
-      if (depth > 200) return notPlain;
-      if (Array.isArray(value)) {
-        const out: unknown[] = new Array(value.length);
-        for (let i = 0; i < value.length; i++) {
-          const item = plainCopy(value[i], depth + 1);
-          if (item === notPlain || item === undefined) return notPlain;
-          out[i] = item;
-        }
-        return out;
-      }
-      const prototype = Object.getPrototypeOf(value);
-      if (prototype !== Object.prototype && prototype !== null) return notPlain;
-      const record = value as Record<string, unknown>;
-      if (typeof record.toJSON === 'function') return notPlain;
-      const out: Record<string, unknown> = {};
-      for (const key of Object.keys(record)) {
-        if (key === '__proto__') return notPlain;
-        const field = record[key];
-        // JSON drops these fields.
-        if (field === undefined || typeof field === 'function' || typeof field === 'symbol') {
-          continue;
-        }
-        const item = plainCopy(field, depth + 1);
-        if (item === notPlain) return notPlain;
-        out[key] = item;
-      }
-      return out;
-    }
-    default:
-      return notPlain;
-  }
-}
-
-/**
  * The store of one process: durable events in a `DurableLog`, live attempts, leases and
  * followers in memory. `memoryStore` and `fileStore` are this engine over their logs.
+ *
+ * Sessions are kept in least recently used order (a write or a follower leaving moves one to
+ * the end), which is the order `ttlMs` and the bounds remove them in; one with a follower or
+ * a live attempt is never removed but by `delete`.
  */
+export type { LocalStoreBounds };
+
 export class LocalStore implements SessionStore {
   readonly leaseMs: number;
+  readonly ttlMs: number | undefined;
   readonly #sweepMs: number;
   readonly #log: DurableLog;
+  readonly #clock: StoreClock;
+  readonly #retention: LocalRetention;
   readonly #sessions = new Map<string, SessionState>();
-  #sweep: ReturnType<typeof setTimeout> | undefined;
+  /** Deletions under way: a new life of the id starts after its deletion. */
+  readonly #removing = new Map<string, Promise<void>>();
+  #sweep: unknown;
   #closed = false;
   readonly #pacer: FanOutPacer | undefined;
+  #followers = 0;
+  #leasesExpired = 0;
 
-  constructor(log: DurableLog, options: LocalStoreOptions = {}) {
+  constructor(log: DurableLog, options: LocalStoreOptions = {}, bounds?: LocalStoreBounds) {
     this.#log = log;
+    this.#clock = options.clock ?? systemClock;
     this.#pacer = fanOutPacer(options.fanOutMs);
     this.leaseMs = positive(options.leaseMs ?? 30_000, 'leaseMs');
     this.#sweepMs = positive(options.sweepMs ?? Math.min(1000, this.leaseMs / 4), 'sweepMs');
+    this.ttlMs = options.ttlMs === undefined ? undefined : positive(options.ttlMs, 'ttlMs');
+    if (bounds) {
+      positive(bounds.maxSessions, 'maxSessions');
+      positive(bounds.maxBytes, 'maxBytes');
+    }
+    this.#retention = new LocalRetention({
+      sessions: this.#sessions,
+      removing: this.#removing,
+      log,
+      clock: this.#clock,
+      ttlMs: this.ttlMs,
+      bounds,
+      remove: (sessionId) => this.#remove(sessionId),
+    });
   }
 
   #session(sessionId: string): SessionState {
@@ -135,16 +124,29 @@ export class LocalStore implements SessionStore {
     if (this.#closed) throw new Error('session store is closed');
     let state = this.#sessions.get(sessionId);
     if (!state) {
+      const removing = this.#removing.get(sessionId);
       state = {
         lastSeq: undefined,
-        chain: Promise.resolve(),
+        chain: removing ? removing.catch(() => {}) : Promise.resolve(),
         attempts: new Map(),
         settled: new Set(),
         feed: new SharedFeed(this.#pacer),
+        life: undefined,
+        touched: this.#clock.now(),
+        removed: false,
       };
       this.#sessions.set(sessionId, state);
+      this.#retention.bound(state);
     }
     return state;
+  }
+
+  /** The session was used now: it moves to the end of the least-recently-used order. */
+  #touch(sessionId: string, state: SessionState): void {
+    if (state.removed) return;
+    state.touched = this.#clock.now();
+    this.#sessions.delete(sessionId);
+    this.#sessions.set(sessionId, state);
   }
 
   /** Runs `task` after every earlier append and live call of the session. */
@@ -159,6 +161,11 @@ export class LocalStore implements SessionStore {
     return state.lastSeq;
   }
 
+  async #life(sessionId: string, state: SessionState): Promise<string> {
+    state.life ??= await this.#log.life(sessionId, newLife());
+    return state.life;
+  }
+
   append(sessionId: string, events: readonly UnnumberedEvent[]): Promise<readonly SessionEvent[]> {
     let state: SessionState;
     try {
@@ -167,8 +174,10 @@ export class LocalStore implements SessionStore {
     } catch (error) {
       return Promise.reject(error);
     }
+    this.#touch(sessionId, state);
     return this.#enqueue(state, async () => {
       if (events.length === 0) return [];
+      await this.#life(sessionId, state);
       const last = await this.#lastSeq(sessionId, state);
       const at = Date.now();
       const numbered = events.map(
@@ -177,6 +186,7 @@ export class LocalStore implements SessionStore {
       await this.#log.write(sessionId, numbered);
       state.lastSeq = last + numbered.length;
       state.feed.append(numbered);
+      this.#retention.bound(state);
       return numbered;
     });
   }
@@ -191,10 +201,11 @@ export class LocalStore implements SessionStore {
     } catch (error) {
       return Promise.reject(error);
     }
+    this.#touch(sessionId, state);
     return this.#enqueue(state, () => {
       const refused = new Set<string>();
       const accepted: StreamEvent[] = [];
-      const now = Date.now();
+      const now = this.#clock.now();
       for (const event of copies) {
         if (state.settled.has(event.attemptId) && event.type !== 'stream/settle') {
           refused.add(event.attemptId);
@@ -231,7 +242,7 @@ export class LocalStore implements SessionStore {
 
   async renew(sessionId: string, attemptIds: readonly string[]): Promise<void> {
     const state = this.#session(sessionId);
-    const deadline = Date.now() + this.leaseMs;
+    const deadline = this.#clock.now() + this.leaseMs;
     for (const id of attemptIds) {
       const attempt = state.attempts.get(id);
       if (attempt) attempt.deadline = deadline;
@@ -240,7 +251,19 @@ export class LocalStore implements SessionStore {
 
   async page(sessionId: string, options: PageOptions): Promise<readonly SessionEvent[]> {
     assertSessionId(sessionId);
-    return this.#log.page(sessionId, checkPage(options));
+    const checked = checkPage(options);
+    await this.#removing.get(sessionId);
+    return this.#log.page(sessionId, checked);
+  }
+
+  life(sessionId: string): Promise<string> {
+    let state: SessionState;
+    try {
+      state = this.#session(sessionId);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    return this.#enqueue(state, () => this.#life(sessionId, state));
   }
 
   follow(sessionId: string, options: FollowOptions): BatchedFollow {
@@ -250,11 +273,17 @@ export class LocalStore implements SessionStore {
     const start = async () => {
       // Registered first: what is appended while the backlog is read waits in the queue.
       const head = await this.#enqueue(state, async () => {
+        const life = await this.#life(sessionId, state);
+        if (state.removed || (options.life !== undefined && options.life !== life)) {
+          return undefined;
+        }
         const last = await this.#lastSeq(sessionId, state);
         queue.read(state.feed);
         state.feed.add(queue);
         return last;
       });
+      // Deleted (or begun again) before the snapshot: there is nothing of that life to follow.
+      if (head === undefined) return queue.end();
       const backlog: SessionEvent[] = [];
       for (let from = after; from < head; ) {
         const chunk = await this.#log.range(sessionId, from, head, backlogChunk);
@@ -269,50 +298,117 @@ export class LocalStore implements SessionStore {
       for (const attempt of state.attempts.values()) appendAll(replay, attempt.events);
       queue.pushAll([...backlog, ...appended, ...replay]);
     };
-    queue = new FollowerQueue(() => state.feed.delete(queue), options.signal, start, this.#pacer);
+    this.#followers++;
+    queue = new FollowerQueue(
+      () => {
+        this.#followers--;
+        state.feed.delete(queue);
+        this.#touch(sessionId, state);
+      },
+      options.signal,
+      start,
+      this.#pacer,
+    );
     return queue;
+  }
+
+  delete(sessionId: string): Promise<void> {
+    try {
+      assertSessionId(sessionId);
+      if (this.#closed) throw new Error('session store is closed');
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    return this.#remove(sessionId);
+  }
+
+  /**
+   * Removes the session now for every new call (they begin its next life, after this
+   * deletion), ends its followers, and removes its log once what was queued on it has run.
+   */
+  #remove(sessionId: string): Promise<void> {
+    const state = this.#sessions.get(sessionId);
+    const earlier = this.#removing.get(sessionId);
+    if (state) {
+      this.#sessions.delete(sessionId);
+      state.removed = true;
+      state.attempts.clear();
+      for (const follower of state.feed.readers) follower.end();
+    }
+    const done = (async () => {
+      await earlier?.catch(() => {});
+      await state?.chain;
+      await this.#log.delete(sessionId);
+    })();
+    this.#removing.set(sessionId, done);
+    const forget = () => {
+      if (this.#removing.get(sessionId) === done) this.#removing.delete(sessionId);
+    };
+    done.then(forget, forget);
+    return done;
   }
 
   #armSweep(): void {
     if (this.#sweep !== undefined || this.#closed) return;
-    this.#sweep = setTimeout(() => {
+    this.#sweep = this.#clock.setTimeout(() => {
       this.#sweep = undefined;
-      this.#expire();
+      return this.#expire();
     }, this.#sweepMs);
   }
 
-  #expire(): void {
-    const now = Date.now();
+  #expire(): Promise<unknown> {
+    const now = this.#clock.now();
     let live = false;
+    const expired: [sessionId: string, attemptId: string][] = [];
     for (const [sessionId, state] of this.#sessions) {
       for (const [attemptId, attempt] of state.attempts) {
-        if (attempt.deadline > now) {
-          live = true;
-          continue;
-        }
-        // Through live(), so that it is ordered after what the producer already wrote.
-        this.live(sessionId, [{ type: 'stream/settle', attemptId }]).catch(() => {});
+        if (attempt.deadline > now) live = true;
+        else expired.push([sessionId, attemptId]);
       }
     }
+    // Through live() (after the loop: a write moves its session in the map), so that it is
+    // ordered after what the producer already wrote.
+    this.#leasesExpired += expired.length;
+    const settles = expired.map(([sessionId, attemptId]) =>
+      this.live(sessionId, [{ type: 'stream/settle', attemptId }]).catch(() => {}),
+    );
     if (live) this.#armSweep();
+    return Promise.all(settles);
+  }
+
+  metrics(): StoreMetrics {
+    let liveAttempts = 0;
+    for (const state of this.#sessions.values()) liveAttempts += state.attempts.size;
+    const bytesHeld = this.#log.bytesHeld;
+    return {
+      sessions: this.#sessions.size,
+      ...(bytesHeld === undefined ? {} : { bytesHeld }),
+      followers: this.#followers,
+      liveAttempts,
+      leasesExpired: this.#leasesExpired,
+      evictions: this.#retention.evictions,
+      feedTrims: 0,
+    };
   }
 
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
-    clearTimeout(this.#sweep);
+    this.#clock.clearTimeout(this.#sweep);
+    this.#retention.close();
     for (const state of this.#sessions.values()) {
       for (const follower of state.feed.readers) follower.end();
     }
     this.#pacer?.stop();
     await Promise.all([...this.#sessions.values()].map((state) => state.chain));
+    await Promise.allSettled(this.#removing.values());
     await this.#log.close();
   }
 }
 
 function positive(value: number, name: string): number {
   if (!(Number.isFinite(value) && value > 0)) {
-    throw new RangeError(`${name} must be a positive number of ms, got ${value}`);
+    throw new RangeError(`${name} must be a positive number, got ${value}`);
   }
   return value;
 }

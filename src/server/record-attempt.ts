@@ -1,11 +1,16 @@
 import type { Observable } from 'rxjs';
 import { type CallfoldEvent, isDurableEvent, type StreamEvent } from '../events/types.js';
 import { appendRuns } from './append-runs.js';
-import type { SessionStore } from './session-store.js';
+import type { AbortSignalLike, SessionStore } from './session-store.js';
 
 export interface RecordAttemptOptions {
   /** How often live attempts' leases are renewed while the source is open. Default: the store's leaseMs / 3. */
   readonly renewMs?: number;
+  /**
+   * Stops recording when aborted (a graceful restart): the source is unsubscribed, what it
+   * gave is written, every attempt it left open is settled, and the promise resolves.
+   */
+  readonly signal?: AbortSignalLike;
 }
 
 /**
@@ -21,6 +26,7 @@ export interface RecordAttemptOptions {
  * 3. When the source completes or fails, every attempt it left unsettled is settled (its
  *    preparing tools disappear), then the promise resolves, or rejects with the source's
  *    error. A store failure unsubscribes the source, settles what it can, and rejects.
+ *    Aborting `signal` unsubscribes the source, settles, and resolves.
  *
  * @example
  * ```ts
@@ -78,9 +84,14 @@ export function recordAttempt(
       return writing;
     };
 
+    const stop = () => {
+      subscription?.unsubscribe();
+      void finish();
+    };
     const finish = async (sourceError?: { error: unknown }) => {
       if (finished) return;
       finished = true;
+      options.signal?.removeEventListener('abort', stop);
       clearTimeout(renewal);
       await drain();
       const settles: StreamEvent[] = [...open].map((attemptId) => ({
@@ -106,5 +117,7 @@ export function recordAttempt(
       complete: () => void finish(),
     });
     if (finished) subscription.unsubscribe();
+    else if (options.signal?.aborted) stop();
+    else options.signal?.addEventListener('abort', stop, { once: true });
   });
 }

@@ -1,8 +1,10 @@
 import { parseLastEventId } from '../wire/sse.js';
 import { agUIEncoder } from './ag-ui-encoder.js';
 import { followerStream } from './follower-stream.js';
+import { HandlerFollowers } from './handler-followers.js';
 import { isSessionId } from './session-id.js';
-import type { SessionStore } from './session-store.js';
+import { parseResumeId } from './session-life.js';
+import type { HandlerMetrics, SessionStore } from './session-store.js';
 import {
   type HostRequest,
   type HostResponse,
@@ -40,6 +42,25 @@ export interface SessionHandlerOptions {
    * (`fromAGUI` under a reconnecting Assembler does). History pages stay callfold JSON.
    */
   readonly protocol?: 'callfold' | 'ag-ui';
+  /**
+   * The longest `retry:` `close()` sends (ms, at most 1000): each follower gets a value
+   * between half of it and it, so that they do not all reconnect at once. Default 1000.
+   */
+  readonly closeRetryMs?: number;
+}
+
+/** What `sessionHandler` returns: the request handler, with a graceful `close()` and `metrics()`. */
+export interface SessionHandler {
+  (request: HostRequest): Promise<HostResponse>;
+  /**
+   * For a restart: new requests get 503 (`retry-after: 1`), and each follower's response
+   * ends after a `retry:` line of at most `closeRetryMs`, so that `followSession` reconnects
+   * to another instance within a second and resumes losing nothing. Resolves once every
+   * response has ended. Stop producers (`recordAttempt`'s `signal`) and close the store after.
+   */
+  close(): Promise<void>;
+  /** The followers open now, bytes sent and followers cut for being slow (`HandlerMetrics`). */
+  metrics(): HandlerMetrics;
 }
 
 const noStore = { 'cache-control': 'no-store' };
@@ -52,7 +73,10 @@ const defaultLimit = 100;
  * `Deno.serve`, fetch-style frameworks and, through `toNodeListener`, `node:http`.
  *
  * - `GET` with `Accept: text/event-stream`: follows the session as server-sent events. A
- *   durable event's `id:` is its seq; the follow resumes after `Last-Event-ID` (or the
+ *   durable event's `id:` is `<seq>-<life>` (its seq and the session's life, see
+ *   `SessionStore.life`); the follow resumes after `Last-Event-ID` — an ID of an earlier life
+ *   of the session id (it was deleted or expired since) gets 410 Gone; a bare seq resumes
+ *   unchecked — (or the
  *   `after` query parameter, for an `EventSource` opened mid-session), replays the live
  *   attempts, then streams. A follower whose unsent bytes pass `maxBufferBytes` is ended
  *   normally and resumes without loss.
@@ -74,16 +98,28 @@ const defaultLimit = 100;
 export function sessionHandler(
   store: SessionStore,
   options: SessionHandlerOptions,
-): (request: HostRequest) => Promise<HostResponse> {
+): SessionHandler {
   if (typeof options?.authorize !== 'function') {
     throw new TypeError('sessionHandler: options.authorize is required');
   }
   const heartbeatMs = options.heartbeatMs ?? 15_000;
   const maxBufferBytes = options.maxBufferBytes ?? 8 * 1024 * 1024;
   const maxPageLimit = options.maxPageLimit ?? 1000;
+  const closeRetryMs = options.closeRetryMs ?? 1000;
+  if (!(closeRetryMs > 0 && closeRetryMs <= 1000)) {
+    throw new RangeError(`closeRetryMs must be within (0, 1000], got ${closeRetryMs}`);
+  }
+  const followers = new HandlerFollowers();
+  let closing = false;
 
-  return async (hostRequest) => {
+  const handle = async (hostRequest: HostRequest): Promise<HostResponse> => {
     const request = hostRequest as unknown as WebRequest;
+    if (closing) {
+      return response('closing: reconnect to another instance\n', 503, {
+        ...text,
+        'retry-after': '1',
+      });
+    }
     const agUI = options.protocol === 'ag-ui';
     if (request.method !== 'GET' && !(agUI && request.method === 'POST')) {
       return response('method not allowed\n', 405, { ...text, allow: agUI ? 'GET, POST' : 'GET' });
@@ -114,22 +150,32 @@ export function sessionHandler(
     if (accept.includes('text/event-stream') || request.method === 'POST') {
       const header = request.headers.get('last-event-id');
       const query = queryParameter(request.url, 'after');
-      const after = parseLastEventId(header) ?? parseLastEventId(query) ?? 0;
+      const resume = parseResumeId(header);
+      const after = resume?.seq ?? parseLastEventId(query) ?? 0;
       if (header === null && query !== null && parseLastEventId(query) === undefined) {
         return response('after must be a number\n', 400, text);
       }
       let follow: ReturnType<SessionStore['follow']>;
+      let life: string | undefined;
       try {
-        follow = store.follow(
-          sessionId,
-          request.signal ? { after, signal: request.signal } : { after },
-        );
+        if (!agUI) life = await store.life(sessionId);
+        // An ID from an earlier life of this session id: the client's events are of a session
+        // that is gone (deleted or expired); resuming would mix the two (decision 0015).
+        if (resume?.life !== undefined && resume.life !== life) {
+          return response('gone: the session this event ID belongs to was deleted\n', 410, text);
+        }
+        follow = store.follow(sessionId, {
+          after,
+          ...(request.signal ? { signal: request.signal } : {}),
+          ...(life === undefined ? {} : { life }),
+        });
       } catch (error) {
         console.error('callfold: follow failed', error);
         return response('unavailable\n', 503, text);
       }
-      const encoding = agUI ? { encode: agUIEncoder(sessionId) } : {};
-      return response(followerStream(follow, { heartbeatMs, maxBufferBytes, ...encoding }), 200, {
+      const encoding = agUI ? { encode: agUIEncoder(sessionId) } : { life: life as string };
+      const body = followerStream(follow, { heartbeatMs, maxBufferBytes, followers, ...encoding });
+      return response(body, 200, {
         'content-type': 'text/event-stream; charset=utf-8',
         'cache-control': 'no-store',
         'x-accel-buffering': 'no',
@@ -153,6 +199,13 @@ export function sessionHandler(
       return response('internal error\n', 500, text);
     }
   };
+  return Object.assign(handle, {
+    close(): Promise<void> {
+      closing = true;
+      return followers.close(() => closeRetryMs * (0.5 + Math.random() / 2));
+    },
+    metrics: () => followers.metrics(),
+  });
 }
 
 /** A numeric query parameter: undefined when absent, NaN when not a number. */

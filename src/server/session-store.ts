@@ -17,6 +17,32 @@ export interface FollowOptions {
   readonly after: number;
   /** Ends the iteration (it returns) when aborted. */
   readonly signal?: AbortSignalLike;
+  /**
+   * The life the follower expects (`SessionStore.life`): if the session was deleted and
+   * begun again before the follow takes its snapshot, the follow ends at once, empty.
+   */
+  readonly life?: string;
+}
+
+/**
+ * A snapshot of what a store holds and has done; counters run from the store's creation.
+ * Counts are this instance's (for `redisStore`, what this process tails and swept).
+ */
+export interface StoreMetrics {
+  /** Sessions held (memory and file: in this process; Redis: tailed by this instance). */
+  readonly sessions: number;
+  /** Bytes of durable events held in memory (`memoryStore` only: JSON length). */
+  readonly bytesHeld?: number;
+  /** Follows open on this instance. */
+  readonly followers: number;
+  /** Live attempts (Redis: as of this instance's last lease sweep). */
+  readonly liveAttempts: number;
+  /** Attempts settled by their lease running out (by this instance's sweeps). */
+  readonly leasesExpired: number;
+  /** Sessions removed by `ttlMs`, `maxSessions` or `maxBytes` (not by `delete`). */
+  readonly evictions: number;
+  /** Follows ended because the feed was trimmed past them (they resume from the log). */
+  readonly feedTrims: number;
 }
 
 /** The part of an `AbortSignal` the stores use. */
@@ -24,6 +50,16 @@ export interface AbortSignalLike {
   readonly aborted: boolean;
   addEventListener(type: 'abort', listener: () => void, options?: { once?: boolean }): void;
   removeEventListener(type: 'abort', listener: () => void): void;
+}
+
+/** A snapshot of a handler's followers; counters run from the handler's creation. */
+export interface HandlerMetrics {
+  /** SSE responses open now. */
+  readonly followers: number;
+  /** Bytes handed to followers' connections. */
+  readonly bytesSent: number;
+  /** Followers whose response was ended for being slow (`maxBufferBytes`); they resume. */
+  readonly followersCut: number;
 }
 
 /**
@@ -46,6 +82,9 @@ export interface AbortSignalLike {
  *    appended before it.
  * 4. `append` and `live` calls of one producer are applied in call order, even if the
  *    producer does not await each one.
+ * 5. A session has a life (`life`), given when its id is first used and new after it is
+ *    deleted — by `delete`, or by `ttlMs`: no append, live write or follower for that long.
+ *    A delete ends the session's followers; the next use of the id begins at seq 1.
  */
 export interface SessionStore {
   /** How long a live attempt lives without a write or a renewal, in ms. */
@@ -60,6 +99,14 @@ export interface SessionStore {
   page(sessionId: string, options: PageOptions): Promise<readonly SessionEvent[]>;
   /** Durable events after `after`, then a replay of every live attempt, then both as they come. */
   follow(sessionId: string, options: FollowOptions): AsyncIterable<CallfoldEvent>;
+  /** How long a session lives with no append, live write or follower, in ms; undefined: forever. */
+  readonly ttlMs?: number | undefined;
+  /** The session's current life token, given now if the session has none (see invariant 5). */
+  life(sessionId: string): Promise<string>;
+  /** Removes the session: its log, live attempts and life; its followers end. */
+  delete(sessionId: string): Promise<void>;
+  /** What the store holds and has done (see `StoreMetrics`). */
+  metrics(): StoreMetrics;
   /** Stops the store's timers and connections; followers end. */
   close(): Promise<void>;
 }

@@ -119,6 +119,8 @@ export interface DecodeSSEOptions extends SSEDecoderOptions {
    * `encodeSSE` on the server it is the seq of the last durable event received.
    */
   readonly onEventId?: (lastEventId: string) => void;
+  /** Called with the reconnection time a `retry:` line sets (ms), each time one arrives. */
+  readonly onRetry?: (retryMs: number) => void;
 }
 
 /**
@@ -154,10 +156,16 @@ export function decodeSSE(
   input: SSEInput,
   options: DecodeSSEOptions = {},
 ): Observable<CallfoldEvent> {
-  const { onEventId } = options;
+  const { onEventId, onRetry } = options;
   return new Observable<CallfoldEvent>((subscriber) => {
     const decoder = new SSEDecoder(options);
     let reported = '';
+    let retry = decoder.retry;
+    const reportRetry = () => {
+      if (decoder.retry === retry) return;
+      retry = decoder.retry;
+      if (retry !== undefined) onRetry?.(retry);
+    };
     const report = (id: string) => {
       if (id === reported) return;
       reported = id;
@@ -200,6 +208,7 @@ export function decodeSSE(
       }
       // An `id:` dispatched without data moves the last event ID too.
       if (!subscriber.closed) report(decoder.lastEventId);
+      if (!subscriber.closed) reportRetry();
     }
   });
 }

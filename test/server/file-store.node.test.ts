@@ -6,13 +6,19 @@ import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
 import { fileStore } from '../../src/server/file-store.node.js';
+import { DrivenClock } from '../support/driven-clock.js';
 import { seqs, storeConformance } from './store-conformance.js';
 
 const scratch = () => mkdtempSync(join(tmpdir(), 'callfold-files-'));
 
-storeConformance('fileStore', async ({ leaseMs }) => {
+storeConformance('fileStore', async ({ leaseMs, ttlMs, clock }) => {
   const dir = scratch();
-  const store = fileStore(leaseMs === undefined ? { dir } : { dir, leaseMs, sweepMs: 50 });
+  const store = fileStore({
+    dir,
+    ...(leaseMs === undefined ? {} : { leaseMs, sweepMs: 50 }),
+    ...(ttlMs === undefined ? {} : { ttlMs }),
+    ...(clock === undefined ? {} : { clock }),
+  });
   return {
     store,
     dispose: async () => {
@@ -25,13 +31,13 @@ storeConformance('fileStore', async ({ leaseMs }) => {
 const result = (callId: string) => ({ type: 'tool/result' as const, callId, output: callId });
 
 describe('fileStore: files on disk', () => {
-  it('keeps one JSONL log and one index per session, inside dir only', async () => {
+  it('keeps one JSONL log, one index and one life per session, inside dir only', async () => {
     const dir = scratch();
     try {
       const store = fileStore({ dir });
       await store.append('s-1', [result('a'), result('b')]);
       await store.close();
-      expect(readdirSync(dir).sort()).to.deep.equal(['s-1.idx', 's-1.jsonl']);
+      expect(readdirSync(dir).sort()).to.deep.equal(['s-1.idx', 's-1.jsonl', 's-1.life']);
       const lines = readFileSync(join(dir, 's-1.jsonl'), 'utf8').trimEnd().split('\n');
       expect(lines.map((line) => JSON.parse(line).seq)).to.deep.equal([1, 2]);
       expect(statSync(join(dir, 's-1.idx')).size).to.equal(16);
@@ -115,5 +121,34 @@ describe('fileStore: files on disk', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+
+  /** Files of `earlier` written by a first process; a second one with `ttlMs` writes `recent` after a minute. */
+  async function sweptByASecondProcess(ttlMs: number | undefined) {
+    const dir = scratch();
+    try {
+      const first = fileStore({ dir });
+      await first.append('earlier', [result('a')]);
+      await first.close();
+      const clock = new DrivenClock();
+      const second = fileStore({ dir, clock, ...(ttlMs === undefined ? {} : { ttlMs }) });
+      await clock.advance(60_000);
+      await second.append('recent', [result('b')]);
+      await clock.advance(70_000);
+      const files = readdirSync(dir).sort();
+      const metrics = second.metrics();
+      await second.close();
+      return { files, metrics };
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
+
+  it('ttlMs removes the files of sessions idle that long, those an earlier process wrote included (negative control: without ttlMs they stay)', async () => {
+    const swept = await sweptByASecondProcess(120_000);
+    expect(swept.files).to.deep.equal(['recent.idx', 'recent.jsonl', 'recent.life']);
+    expect(swept.metrics.evictions).to.equal(1);
+    const kept = await sweptByASecondProcess(undefined);
+    expect(kept.files, 'nothing is removed without ttlMs').to.include('earlier.jsonl');
   });
 });

@@ -20,15 +20,37 @@ after(async () => {
   await redis?.stop();
 });
 
-storeConformance('redisStore', async ({ leaseMs }) => {
+storeConformance('redisStore', async ({ leaseMs, ttlMs, clock }) => {
   // A fresh prefix per test: the stores of one run never see each other's keys.
   const prefix = `t${++stores}:`;
-  const store = await redisStore(
-    leaseMs === undefined
-      ? { url: redis.url, prefix }
-      : { url: redis.url, prefix, leaseMs, sweepMs: 50 },
-  );
-  return { store, dispose: () => store.close() };
+  const store = await redisStore({
+    url: redis.url,
+    prefix,
+    ...(leaseMs === undefined ? {} : { leaseMs, sweepMs: 50 }),
+    ...(ttlMs === undefined ? {} : { ttlMs }),
+    ...(clock === undefined ? {} : { clock }),
+  });
+  const admin = new Redis(redis.url);
+  return {
+    store,
+    // Redis expires keys by its own clock: time passes for it as every key of this store
+    // loses `ms` of its TTL, in steps of 50 ms, the store's clock (its renewals) moving along.
+    async elapse(ms: number) {
+      for (let passed = 0; passed < ms; passed += 50) {
+        const step = Math.min(50, ms - passed);
+        await clock?.advance(step);
+        const keys = (await admin.keys(`${prefix}*`)).filter((key) => !key.endsWith('leases'));
+        for (const key of keys) {
+          const left = await admin.pttl(key);
+          if (left >= 0) await admin.pexpire(key, left - step);
+        }
+      }
+    },
+    async dispose() {
+      admin.disconnect();
+      await store.close();
+    },
+  };
 });
 
 describe('redisStore: a tail that falls behind the feed trim', () => {
@@ -346,6 +368,32 @@ describe('redisStore: one feed per session per instance', () => {
     } finally {
       admin.disconnect();
       await store.close();
+    }
+  });
+});
+
+describe('redisStore: delete across instances', () => {
+  it("a delete on one instance ends another instance's followers, and the id's new life is followed from seq 1", async () => {
+    const prefix = `del${++stores}:`;
+    const one = await redisStore({ url: redis.url, prefix });
+    const two = await redisStore({ url: redis.url, prefix });
+    try {
+      const result = (callId: string) => ({ type: 'tool/result' as const, callId, output: '' });
+      await one.append('s', [result('a'), result('b')]);
+      const earlier = await two.life('s');
+      const reading = follower(two.follow('s', { after: 0 }), () => false);
+      await waitFor(() => reading.events.length >= 2, 'the backlog on the second instance');
+      await one.delete('s');
+      // Ended by the mark the delete left in the feed: `done` never says so.
+      expect(seqs(await reading.finished)).to.deep.equal([1, 2]);
+      const again = follower(two.follow('s', { after: 0 }), (got) => seqs(got).includes(2));
+      expect(await two.life('s')).not.to.equal(earlier);
+      await one.append('s', [result('c'), result('d')]);
+      expect(seqs(await again.finished)).to.deep.equal([1, 2]);
+      expect(two.metrics()).to.deep.include({ followers: 0, sessions: 0 });
+    } finally {
+      await one.close();
+      await two.close();
     }
   });
 });

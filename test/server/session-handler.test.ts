@@ -18,7 +18,12 @@ const delta = (attemptId: string, args: string): StreamEvent => ({
 });
 
 function setup(
-  options: { heartbeatMs?: number; maxBufferBytes?: number; maxPageLimit?: number } = {},
+  options: {
+    heartbeatMs?: number;
+    maxBufferBytes?: number;
+    maxPageLimit?: number;
+    closeRetryMs?: number;
+  } = {},
 ) {
   const store = memoryStore();
   const handler = sessionHandler(store, {
@@ -121,22 +126,50 @@ describe('sessionHandler', () => {
     await store.close();
   });
 
-  it('follows as SSE: id = seq, resume after Last-Event-ID, live attempts replayed', async () => {
+  it('follows as SSE: id = seq and life, resume after Last-Event-ID, live attempts replayed', async () => {
     const { get, store } = setup();
     await store.append('s', [result('a'), result('b'), result('c')]);
     await store.live('s', [delta('x', '{"a"'), delta('x', ':1')]);
-    const response = await get('/sessions/s', {
+    const life = await store.life('s');
+    for (const lastEventId of ['1', `1-${life}`]) {
+      const response = await get('/sessions/s', {
+        accept: 'text/event-stream',
+        'last-event-id': lastEventId,
+      });
+      expect(response.status).to.equal(200);
+      expect(response.headers.get('content-type')).to.match(/^text\/event-stream/);
+      const body = response.body as ReadableStream<Uint8Array>;
+      const text = await readUntil(body, (got) => got.split('\n\n').length > 4);
+      expect(text.startsWith(`id: 2-${life}\ndata: {"type":"tool/result"`)).to.equal(true);
+      expect(text).to.contain(`id: 3-${life}\n`);
+      expect(text).not.to.contain('id: 1');
+      expect(text.match(/stream\/tool-call-delta/g)).to.have.length(2);
+    }
+    await store.close();
+  });
+
+  it('answers 410 to a Last-Event-ID of an earlier life of the session id, and never resumes inside the new one', async () => {
+    const { get, store } = setup();
+    await store.append('s', [result('a'), result('b')]);
+    const earlier = await store.life('s');
+    await store.delete('s');
+    await store.append('s', [result('new-1'), result('new-2'), result('new-3')]);
+    const now = await store.life('s');
+    expect(now).not.to.equal(earlier);
+    const gone = await get('/sessions/s', {
       accept: 'text/event-stream',
-      'last-event-id': '1',
+      'last-event-id': `2-${earlier}`,
     });
-    expect(response.status).to.equal(200);
-    expect(response.headers.get('content-type')).to.match(/^text\/event-stream/);
-    const body = response.body as ReadableStream<Uint8Array>;
-    const text = await readUntil(body, (got) => got.split('\n\n').length > 4);
-    expect(text.startsWith('id: 2\ndata: {"type":"tool/result"')).to.equal(true);
-    expect(text).to.contain('id: 3\n');
-    expect(text).not.to.contain('id: 1\n');
-    expect(text.match(/stream\/tool-call-delta/g)).to.have.length(2);
+    expect(gone.status).to.equal(410);
+    // The same ID with the current life resumes after it.
+    const resumed = await get('/sessions/s', {
+      accept: 'text/event-stream',
+      'last-event-id': `2-${now}`,
+    });
+    expect(resumed.status).to.equal(200);
+    const body = resumed.body as ReadableStream<Uint8Array>;
+    const text = await readUntil(body, (got) => got.includes('new-3'));
+    expect(text.startsWith(`id: 3-${now}\n`)).to.equal(true);
     await store.close();
   });
 
@@ -151,7 +184,7 @@ describe('sessionHandler', () => {
   });
 
   it('ends a follower whose unread bytes pass maxBufferBytes; it resumes with Last-Event-ID and loses nothing', async () => {
-    const { get, store } = setup({ maxBufferBytes: 4096 });
+    const { get, store, handler } = setup({ maxBufferBytes: 4096 });
     const response = await get('/sessions/s', { accept: 'text/event-stream' });
     const body = response.body as ReadableStream<Uint8Array>;
     // Nobody reads while 200 events of ~230 bytes are written: far past 4 KiB.
@@ -175,6 +208,61 @@ describe('sessionHandler', () => {
     expect(seqs([...received, ...rest])).to.deep.equal(
       Array.from({ length: 200 }, (_, i) => i + 1),
     );
+    // The first follower, and the second if its backlog alone passed the bound.
+    expect(handler.metrics().followersCut).to.be.within(1, 2);
+    await store.close();
+  });
+
+  it('metrics() counts the open followers and every byte handed to them', async () => {
+    const { get, store, handler } = setup();
+    await store.append('s', [result('a'), result('b'), result('c')]);
+    expect(handler.metrics()).to.deep.equal({ followers: 0, bytesSent: 0, followersCut: 0 });
+    const responses = [
+      await get('/sessions/s', { accept: 'text/event-stream' }),
+      await get('/sessions/s', { accept: 'text/event-stream' }),
+    ];
+    expect(handler.metrics().followers).to.equal(2);
+    let bytes = 0;
+    for (const response of responses) {
+      const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+      let text = '';
+      while (!text.includes('"callId":"c"')) {
+        const next = await reader.read();
+        if (next.done) break;
+        bytes += next.value.byteLength;
+        text += new TextDecoder().decode(next.value);
+      }
+      await reader.cancel();
+    }
+    expect(handler.metrics()).to.deep.equal({ followers: 0, bytesSent: bytes, followersCut: 0 });
+    await store.close();
+  });
+
+  it('close() ends each follower after a retry: line of at most closeRetryMs, and refuses new requests with 503', async () => {
+    const { get, store, handler } = setup({ closeRetryMs: 400 });
+    await store.append('s', [result('a')]);
+    const response = await get('/sessions/s', { accept: 'text/event-stream' });
+    const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+    let text = '';
+    const read = async (until: () => boolean) => {
+      while (!until()) {
+        const next = await reader.read();
+        if (next.done) return;
+        text += new TextDecoder().decode(next.value);
+      }
+    };
+    await read(() => text.includes('"callId":"a"'));
+    const closed = handler.close();
+    await read(() => false);
+    await closed;
+    const retry = Number(/\nretry: (\d+)\n\n$/.exec(text)?.[1]);
+    expect(text.startsWith('id: 1-')).to.equal(true);
+    expect(retry).to.be.within(200, 400);
+    expect((await get('/sessions/s', { accept: 'text/event-stream' })).status).to.equal(503);
+    expect(handler.metrics().followers).to.equal(0);
+    expect(() =>
+      sessionHandler(store, { sessionId: () => 's', authorize: () => true, closeRetryMs: 5000 }),
+    ).to.throw(RangeError, /closeRetryMs/);
     await store.close();
   });
 });

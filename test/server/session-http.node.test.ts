@@ -254,6 +254,7 @@ describe('sessions over HTTP', () => {
     let started = 0;
     // The store's follow, watched: its batches' return() is how the follow ends.
     const store = Object.assign(Object.create(inner) as typeof inner, {
+      life: (sessionId: string) => inner.life(sessionId),
       follow: (sessionId: string, options: { after: number }) => {
         const follow = inner.follow(sessionId, options) as ReturnType<typeof inner.follow> & {
           batches(): AsyncIterator<readonly CallfoldEvent[]>;

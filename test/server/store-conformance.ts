@@ -6,15 +6,28 @@ import { expect } from 'chai';
 import type { CallfoldEvent, StreamEvent } from '../../src/events/types.js';
 import type { SessionStore, UnnumberedEvent } from '../../src/server/session-store.js';
 import { describe, it } from '../harness.js';
+import { DrivenClock } from '../support/driven-clock.js';
 import { waitFor } from '../support/wait-for.js';
 
 export interface StoreFixture {
   readonly store: SessionStore;
+  /**
+   * Lets `ms` pass for the store's retention: by default advances the `clock` it was made
+   * with; a store whose expiry another clock keeps (Redis) moves that one too.
+   */
+  elapse?(ms: number): Promise<void>;
   /** Closes the store and removes what it made. */
   dispose(): Promise<void>;
 }
 
-export type MakeStore = (options: { leaseMs?: number }) => Promise<StoreFixture>;
+export interface MakeStoreOptions {
+  readonly leaseMs?: number;
+  readonly ttlMs?: number;
+  /** The clock of leases and retention (a `DrivenClock` in the retention tests). */
+  readonly clock?: DrivenClock;
+}
+
+export type MakeStore = (options: MakeStoreOptions) => Promise<StoreFixture>;
 
 const result = (callId: string): UnnumberedEvent => ({
   type: 'tool/result',
@@ -83,7 +96,7 @@ export function storeConformance(name: string, make: MakeStore): void {
   describe(`${name}: the SessionStore contract`, () => {
     async function withStore(
       body: (store: SessionStore) => Promise<void>,
-      options: { leaseMs?: number } = {},
+      options: MakeStoreOptions = {},
     ) {
       const fixture = await make(options);
       try {
@@ -302,5 +315,106 @@ export function storeConformance(name: string, make: MakeStore): void {
         controller.abort();
         expect((await next).done).to.equal(true);
       }));
+
+    /**
+     * Three sessions, ttlMs 1000 on a driven clock: `idle` is written once, `busy` again
+     * after 600 ms, `watched` has a follower throughout; 1200 ms pass. Returns the seqs each
+     * one's page holds then.
+     */
+    async function retentionScenario(ttlMs: number | undefined) {
+      const clock = new DrivenClock();
+      const fixture = await make(ttlMs === undefined ? { clock } : { ttlMs, clock });
+      const { store } = fixture;
+      const elapse = (ms: number) => fixture.elapse?.(ms) ?? clock.advance(ms);
+      try {
+        await store.append('idle', [result('i')]);
+        await store.append('busy', [result('b1')]);
+        await store.append('watched', [result('w1')]);
+        const watching = follower(store.follow('watched', { after: 0 }), (got) =>
+          seqs(got).includes(2),
+        );
+        await waitFor(() => watching.events.length >= 1, 'the follower holds the backlog');
+        await elapse(600);
+        await store.append('busy', [result('b2')]);
+        await elapse(600);
+        const kept = {
+          idle: seqs(await store.page('idle', { limit: 10 })),
+          busy: seqs(await store.page('busy', { limit: 10 })),
+          watched: seqs(await store.page('watched', { limit: 10 })),
+        };
+        await store.append('watched', [result('w2')]);
+        await watching.finished;
+        return kept;
+      } finally {
+        await fixture.dispose();
+      }
+    }
+
+    it('ttlMs deletes a session idle that long and keeps one written to or followed within it (negative control: retention off keeps the idle one)', async () => {
+      expect(await retentionScenario(1000)).to.deep.equal({ idle: [], busy: [1, 2], watched: [1] });
+      const off = await retentionScenario(undefined);
+      expect(off.idle, 'without ttlMs the idle session stays').to.deep.equal([1]);
+    });
+
+    it('a session expired by ttlMs begins a new life: seq from 1, a new life token', async () => {
+      const clock = new DrivenClock();
+      const fixture = await make({ ttlMs: 1000, clock });
+      const { store } = fixture;
+      try {
+        await store.append('s', [result('a'), result('b')]);
+        const earlier = await store.life('s');
+        await (fixture.elapse?.(1500) ?? clock.advance(1500));
+        expect(await store.page('s', { limit: 10 })).to.deep.equal([]);
+        const [first] = await store.append('s', [result('c')]);
+        expect(first?.seq).to.equal(1);
+        expect(await store.life('s')).not.to.equal(earlier);
+      } finally {
+        await fixture.dispose();
+      }
+    });
+
+    it('delete removes the session, ends its followers, and the id begins a new life at seq 1', () =>
+      withStore(async (store) => {
+        await store.append('s', [result('a'), result('b')]);
+        await store.live('s', [delta('x', '{')]);
+        const earlier = await store.life('s');
+        expect(await store.life('s')).to.equal(earlier);
+        const reading = follower(store.follow('s', { after: 0 }), () => false);
+        await waitFor(() => reading.events.length >= 3, 'the backlog and the replay');
+        await store.delete('s');
+        // The follow ends by itself: `done` never says so.
+        expect(seqs(await reading.finished)).to.deep.equal([1, 2]);
+        expect(await store.page('s', { limit: 10 })).to.deep.equal([]);
+        const [first] = await store.append('s', [result('c')]);
+        expect(first?.seq).to.equal(1);
+        const now = await store.life('s');
+        expect(now).not.to.equal(earlier);
+        // Nothing of the earlier life is replayed, and a follow that expects it ends empty.
+        const replay = await collect(store.follow('s', { after: 0 }), (got) => got.length >= 1);
+        expect(replay.map((e) => e.type)).to.deep.equal(['tool/result']);
+        const stale = await collect(store.follow('s', { after: 0, life: earlier }), () => false);
+        expect(stale).to.deep.equal([]);
+        await store.delete('never-used');
+      }));
+
+    it('metrics() counts the open follows and the leases that ran out', () =>
+      withStore(
+        async (store) => {
+          expect(store.metrics()).to.deep.include({ followers: 0, leasesExpired: 0, feedTrims: 0 });
+          const follows = [store.follow('m', { after: 0 }), store.follow('m', { after: 0 })];
+          const iterators = follows.map((follow) => follow[Symbol.asyncIterator]());
+          expect(store.metrics().followers).to.equal(2);
+          const first = iterators.map((iterator) => iterator.next());
+          await store.live('m', [delta('dies', '{')]);
+          await Promise.all(first);
+          // Nothing but the lease settles it; the settle reaches the followers.
+          const settles = await Promise.all(iterators.map((iterator) => iterator.next()));
+          expect(settles.map((next) => next.value)).to.deep.equal([settle('dies'), settle('dies')]);
+          await waitFor(() => store.metrics().leasesExpired === 1, 'the sweep to be counted');
+          await Promise.all(iterators.map((iterator) => iterator.return?.()));
+          expect(store.metrics()).to.deep.include({ followers: 0, leasesExpired: 1 });
+        },
+        { leaseMs: 300 },
+      ));
   });
 }

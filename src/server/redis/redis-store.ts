@@ -5,16 +5,22 @@ import { checkPage } from '../durable-log.js';
 import { type FanOutMs, type FanOutPacer, fanOutPacer } from '../fan-out-pacer.js';
 import { FollowerQueue } from '../follower-queue.js';
 import { assertSessionId } from '../session-id.js';
+import { newLife } from '../session-life.js';
 import type {
   BatchedFollow,
   FollowOptions,
   PageOptions,
   SessionStore,
+  StoreMetrics,
   UnnumberedEvent,
 } from '../session-store.js';
 import { SharedFeed } from '../shared-feed.js';
+import { type StoreClock, systemClock } from '../store-clock.js';
 import { checkDurableBatch, checkStreamBatch, settledError } from '../validate-batch.js';
+import { after, type Entry, eventOf, follows, isDeletionMark, type ReadReply } from './feed-ids.js';
+import { deleteScript, lifeScript } from './retention.js';
 import { appendScript, liveScript, renewScript, snapshotScript, sweepScript } from './scripts.js';
+import { SessionKeeper } from './session-keeper.js';
 
 export type RedisStoreOptions = ({ readonly url: string } | { readonly client: Redis }) & {
   /** Prefix of every key. Default `callfold:`. */
@@ -33,6 +39,14 @@ export type RedisStoreOptions = ({ readonly url: string } | { readonly client: R
    * every read).
    */
   readonly fanOutMs?: FanOutMs;
+  /**
+   * A session with no append, live write or follower for this long expires: `PEXPIRE` on
+   * every key of the session, renewed by each write and, for the sessions it has followers
+   * of, by each instance every ttlMs / 3. Default: never.
+   */
+  readonly ttlMs?: number;
+  /** The clock of the follower renewals (tests drive one). Default: the system clock. */
+  readonly clock?: StoreClock;
 };
 
 /**
@@ -55,32 +69,8 @@ interface Tail {
   readonly feed: SharedFeed<FollowerQueue>;
   /** Followers still taking their start; they move to `feed` once the tail has read their snapshot. */
   readonly joining: Set<Joiner>;
-}
-
-type Entry = [id: string, fields: string[]];
-type ReadReply = [key: string, entries: Entry[]][] | null;
-
-/**
- * Whether feed entry `id` comes right after `previous`. Every feed ID is `<seq>-<n>`: a
- * durable event is `<seq>-0` and the stream events written after it `<seq>-1`, `<seq>-2`…,
- * all numbered inside the scripts, so the feed has no hole unless MAXLEN trimmed it.
- */
-function follows(id: string, previous: string): boolean {
-  const [seq = 0, n = 0] = id.split('-').map(Number);
-  const [lastSeq = 0, lastN = 0] = previous.split('-').map(Number);
-  return (seq === lastSeq && n === lastN + 1) || (seq === lastSeq + 1 && n === 0);
-}
-
-/** Stream IDs `ms-seq` compared as numbers (both parts are below 2^53 here). */
-function after(id: string, than: string): boolean {
-  const [a = 0, b = 0] = id.split('-').map(Number);
-  const [c = 0, d = 0] = than.split('-').map(Number);
-  return a > c || (a === c && b > d);
-}
-
-function eventOf(fields: readonly string[]): CallfoldEvent {
-  const index = fields.indexOf('e');
-  return JSON.parse(fields[index + 1] ?? 'null') as CallfoldEvent;
+  /** The session's life at the first snapshot: a later one that differs finds this tail stale. */
+  life: string | undefined;
 }
 
 /**
@@ -89,6 +79,12 @@ function eventOf(fields: readonly string[]): CallfoldEvent {
  */
 class RedisStore implements SessionStore {
   readonly leaseMs: number;
+  readonly ttlMs: number | undefined;
+  readonly #keeper: SessionKeeper;
+  #followers = 0;
+  #leasesExpired = 0;
+  #liveAttempts = 0;
+  #feedTrims = 0;
   readonly #redis: Redis;
   readonly #reader: Redis;
   readonly #owned: boolean;
@@ -120,14 +116,39 @@ class RedisStore implements SessionStore {
     this.#pacer = fanOutPacer(options.fanOutMs);
     const sweepMs = options.sweepMs ?? Math.min(1000, this.leaseMs / 4);
     if (!(this.leaseMs > 0 && sweepMs > 0)) throw new RangeError('leaseMs and sweepMs must be > 0');
+    this.ttlMs = options.ttlMs;
+    this.#keeper = new SessionKeeper(
+      options.ttlMs,
+      options.clock ?? systemClock,
+      (lua, keys, args) => this.#script(lua, keys, args),
+      () =>
+        [...this.#tails].flatMap(([sessionId, tail]) =>
+          tail.life === undefined
+            ? []
+            : [
+                {
+                  base: this.#base(sessionId),
+                  life: tail.life,
+                  stale: () => this.#endTail(sessionId, tail),
+                },
+              ],
+        ),
+    );
     this.#sweep = setInterval(() => {
-      this.#script(
-        sweepScript,
-        [`${this.#prefix}leases`],
-        [this.#prefix, this.#feedMax, 500],
-      ).catch(() => {});
+      const leases = `${this.#prefix}leases`;
+      this.#script(sweepScript, [leases], [this.#prefix, this.#feedMax, 500, this.#ttl])
+        .then(async (expired) => {
+          this.#leasesExpired += Number(expired);
+          this.#liveAttempts = Number(await this.#redis.call('ZCARD', leases));
+        })
+        .catch(() => {});
     }, sweepMs);
     this.#sweep.unref();
+  }
+
+  /** `ttlMs` as the scripts take it (0: no expiry). */
+  get #ttl(): number {
+    return this.ttlMs ?? 0;
   }
 
   #base(sessionId: string): string {
@@ -165,7 +186,7 @@ class RedisStore implements SessionStore {
       await this.#script(
         appendScript,
         [`${base}:seq`, `${base}:log`, `${base}:feed`],
-        [this.#feedMax, ...bodies],
+        [this.#feedMax, this.#ttl, base, newLife(), ...bodies],
       ),
     );
     return bodies.map((body, i) => ({ seq: first + i, ...JSON.parse(body) }) as SessionEvent);
@@ -182,19 +203,53 @@ class RedisStore implements SessionStore {
     const refused = (await this.#script(
       liveScript,
       [`${this.#prefix}leases`],
-      [base, sessionId, this.#feedMax, this.leaseMs, ...args],
+      [base, sessionId, this.#feedMax, this.leaseMs, this.#ttl, newLife(), ...args],
     )) as string[];
     if (refused.length > 0) throw settledError(new Set(refused));
   }
 
   async renew(sessionId: string, attemptIds: readonly string[]): Promise<void> {
-    assertSessionId(sessionId);
+    const base = this.#base(sessionId);
     if (attemptIds.length === 0) return;
     await this.#script(
       renewScript,
       [`${this.#prefix}leases`],
-      [sessionId, this.leaseMs, ...attemptIds],
+      [sessionId, this.leaseMs, base, this.#ttl, ...attemptIds],
     );
+  }
+
+  async life(sessionId: string): Promise<string> {
+    const base = this.#base(sessionId);
+    return String(await this.#script(lifeScript, [], [base, newLife(), this.#ttl]));
+  }
+
+  async delete(sessionId: string): Promise<void> {
+    const base = this.#base(sessionId);
+    await this.#script(deleteScript, [`${this.#prefix}leases`], [base, sessionId, this.#feedMax]);
+    // This instance's followers end now; other instances' when their tail reads the mark.
+    const tail = this.#tails.get(sessionId);
+    if (tail) this.#endTail(sessionId, tail);
+  }
+
+  /** The session was deleted: its followers end (they resume, and are told, see `life`). */
+  #endTail(sessionId: string, tail: Tail): void {
+    if (this.#tails.get(sessionId) === tail) {
+      this.#tails.delete(sessionId);
+      this.#interrupt();
+    }
+    for (const joiner of tail.joining) joiner.queue.end();
+    for (const follower of tail.feed.readers) follower.end();
+  }
+
+  metrics(): StoreMetrics {
+    return {
+      sessions: this.#tails.size,
+      followers: this.#followers,
+      liveAttempts: this.#liveAttempts,
+      leasesExpired: this.#leasesExpired,
+      evictions: 0,
+      feedTrims: this.#feedTrims,
+    };
   }
 
   async page(sessionId: string, options: PageOptions): Promise<readonly SessionEvent[]> {
@@ -235,18 +290,29 @@ class RedisStore implements SessionStore {
     const start = async (queue: FollowerQueue) => {
       tail = this.#tails.get(sessionId);
       if (!tail) {
-        tail = { cursor: undefined, feed: new SharedFeed(this.#pacer), joining: new Set() };
+        tail = {
+          cursor: undefined,
+          feed: new SharedFeed(this.#pacer),
+          joining: new Set(),
+          life: undefined,
+        };
         this.#tails.set(sessionId, tail);
       }
       const joined = tail;
       // Registered before the snapshot: entries the tail reads meanwhile wait in `early`.
       joiner = { queue, startId: undefined, early: [] };
       joined.joining.add(joiner);
-      const [lastSeq = '0', tip = '0-0', ...held] = (await this.#script(
+      const [lastSeq = '0', tip = '0-0', life = '', ...held] = (await this.#script(
         snapshotScript,
         [`${base}:seq`, `${base}:feed`, `${base}:attempts`],
-        [base],
+        [base, newLife(), this.#ttl],
       )) as string[];
+      // The session was deleted and begun again since this tail's first snapshot (its
+      // followers missed the mark), or since the caller read its life: nothing to join.
+      if (joined.life !== undefined && joined.life !== life) this.#endTail(sessionId, joined);
+      joined.life ??= life;
+      if (options.life !== undefined && options.life !== life) queue.end();
+      if (queue.ended) return;
       if (joined.cursor === undefined) {
         joined.cursor = tip;
         this.#interrupt();
@@ -272,8 +338,10 @@ class RedisStore implements SessionStore {
       if (!after(tip, joined.cursor ?? tip)) this.#joinFeed(joined, joiner);
       this.#read();
     };
+    this.#followers++;
     return new FollowerQueue(
       () => {
+        this.#followers--;
         if (!tail) return;
         if (joiner) tail.joining.delete(joiner);
         if (joiner) tail.feed.delete(joiner.queue);
@@ -356,7 +424,13 @@ class RedisStore implements SessionStore {
             this.#behindTrim(sessionId, tail, first);
             continue;
           }
-          this.#deliver(tail, entries);
+          const mark = entries.findIndex(([, fields]) => isDeletionMark(fields));
+          if (mark === -1) {
+            this.#deliver(tail, entries);
+            continue;
+          }
+          if (mark > 0) this.#deliver(tail, entries.slice(0, mark));
+          this.#endTail(sessionId, tail);
         }
       }
       this.#reading = false;
@@ -371,6 +445,7 @@ class RedisStore implements SessionStore {
    */
   #behindTrim(sessionId: string, tail: Tail, first: string): void {
     this.#tails.delete(sessionId);
+    this.#feedTrims++;
     const error = new Error(
       `redisStore: the follow of session ${sessionId} fell behind the feed trim (read up to ` +
         `${tail.cursor}, the feed now starts at ${first}; feedMax ${this.#feedMax}): resume ` +
@@ -411,6 +486,7 @@ class RedisStore implements SessionStore {
     if (this.#closed) return;
     this.#closed = true;
     clearInterval(this.#sweep);
+    this.#keeper.close();
     for (const tail of this.#tails.values()) {
       for (const joiner of tail.joining) joiner.queue.end();
       for (const follower of tail.feed.readers) follower.end();

@@ -2,11 +2,16 @@ import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { toNodeListener } from '../../../src/server/node-listener.js';
-import { type SessionHandlerOptions, sessionHandler } from '../../../src/server/session-handler.js';
+import {
+  type SessionHandler,
+  type SessionHandlerOptions,
+  sessionHandler,
+} from '../../../src/server/session-handler.js';
 import type { SessionStore } from '../../../src/server/session-store.js';
 
 export interface RunningServer {
   readonly server: Server;
+  readonly handler: SessionHandler;
   /** `http://127.0.0.1:<port>/sessions/` */
   readonly base: string;
   /** Destroys every open connection (a network drop, as the clients see it). */
@@ -35,6 +40,7 @@ export async function serveSessions(
   const { port } = server.address() as AddressInfo;
   return {
     server,
+    handler,
     base: `http://127.0.0.1:${port}/sessions/`,
     drop: () => {
       for (const socket of sockets) socket.destroy();
