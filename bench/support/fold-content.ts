@@ -53,7 +53,7 @@ export const ATTEMPT = 'attempt-1';
 export const FRAGMENT = 16;
 export const FLUSH_EVERY = 64;
 export const STEP = 1024;
-/** Shown group details: at most this many grapheme clusters, then "…" (src/groups/detail.ts). */
+/** Shown group details: at most this many grapheme clusters, then "…" (src/tools/detail.ts). */
 const DETAIL_CLUSTERS = 160;
 
 interface CallSpec {

@@ -66,7 +66,7 @@ export interface HandlerMetrics {
  * The durable log and the live attempts of many sessions, shared by every server instance
  * that uses the same backing store.
  *
- * Invariants every store keeps (the conformance suite in test/node/server checks them):
+ * Invariants every store keeps (test/server/store-conformance.ts checks them):
  * 1. `append` numbers events atomically: `seq` is strictly increasing per session across
  *    every caller and instance, starts at 1, and has no gap. It stamps `at` (ms since the
  *    Unix epoch, the appending instance's clock) and validates each event first; an invalid

@@ -60,7 +60,7 @@ async function serve(handler?: (request: IncomingMessage) => void) {
 }
 
 // Deno's node:http does not keep this loopback exchange alive; the codec itself is covered in
-// test/events/sse.test.ts in every runtime.
+// test/wire/sse.test.ts in every runtime.
 const skip = 'Deno' in globalThis ? 'needs a loopback node:http server (Node only)' : false;
 
 describe('SSE over Node http', { skip }, () => {

@@ -1,6 +1,6 @@
 /**
  * The SessionStore contract, run against every store (memory here and in Deno and Chromium;
- * file and Redis in test/node). Each test makes a fresh store through `make`.
+ * file and Redis in its Node-only files, `*.node.test.ts`). Each test makes a fresh store through `make`.
  */
 import { expect } from 'chai';
 import type { CallfoldEvent, StreamEvent } from '../../src/events/types.js';
