@@ -29,6 +29,9 @@ export interface MakeStoreOptions {
 
 export type MakeStore = (options: MakeStoreOptions) => Promise<StoreFixture>;
 
+/** The retention scenario's ttl: long against the wall-clock seconds a test takes. */
+const RETENTION_TTL_MS = 600_000;
+
 const result = (callId: string): UnnumberedEvent => ({
   type: 'tool/result',
   callId,
@@ -317,11 +320,15 @@ export function storeConformance(name: string, make: MakeStore): void {
       }));
 
     /**
-     * Three sessions, ttlMs 1000 on a driven clock: `idle` is written once, `busy` again
-     * after 600 ms, `watched` has a follower throughout; 1200 ms pass. Returns the seqs each
-     * one's page holds then.
+     * Three sessions, `ttlMs` on a driven clock: `idle` is written once, `busy` again after
+     * 0.6 ttl, `watched` has a follower throughout; 1.2 ttl pass. Returns the seqs each one's
+     * page holds then. Redis also counts its keys' TTLs down by the wall clock while the test
+     * runs: the ttl is ten minutes, so that the seconds a slow machine takes are far within
+     * every margin (0.4 ttl for `busy`) instead of eating them (a ttl of 1 s expired `busy`
+     * on a machine with both cores busy).
      */
     async function retentionScenario(ttlMs: number | undefined) {
+      const ttl = ttlMs ?? RETENTION_TTL_MS;
       const clock = new DrivenClock();
       const fixture = await make(ttlMs === undefined ? { clock } : { ttlMs, clock });
       const { store } = fixture;
@@ -334,9 +341,9 @@ export function storeConformance(name: string, make: MakeStore): void {
           seqs(got).includes(2),
         );
         await waitFor(() => watching.events.length >= 1, 'the follower holds the backlog');
-        await elapse(600);
+        await elapse(0.6 * ttl);
         await store.append('busy', [result('b2')]);
-        await elapse(600);
+        await elapse(0.6 * ttl);
         const kept = {
           idle: seqs(await store.page('idle', { limit: 10 })),
           busy: seqs(await store.page('busy', { limit: 10 })),
@@ -351,7 +358,11 @@ export function storeConformance(name: string, make: MakeStore): void {
     }
 
     it('ttlMs deletes a session idle that long and keeps one written to or followed within it (negative control: retention off keeps the idle one)', async () => {
-      expect(await retentionScenario(1000)).to.deep.equal({ idle: [], busy: [1, 2], watched: [1] });
+      expect(await retentionScenario(RETENTION_TTL_MS)).to.deep.equal({
+        idle: [],
+        busy: [1, 2],
+        watched: [1],
+      });
       const off = await retentionScenario(undefined);
       expect(off.idle, 'without ttlMs the idle session stays').to.deep.equal([1]);
     });
