@@ -129,11 +129,13 @@ describe('fan-out pacing (fanOutMs)', () => {
     await store.close();
   });
 
-  it("'auto' (the default) does not hold back the writes to a single follower", async () => {
+  // How many chunks carry them is the scheduler's to decide (a quiet clean-clone run saw 30
+  // of 60, with another test page busy): that 'auto' gives a single follower no window is
+  // checked on a driven clock in fan-out-pacer.test.ts ("short wake-ups … get no window").
+  it("'auto' (the default) delivers every write to a single follower once and in order", async () => {
     const writes = 60;
     const [only] = await burst('auto', 1, writes);
     expect(inOrder(only?.text() ?? '', writes)).to.equal(true);
-    expect(only?.chunks.length).to.be.above(writes / 2);
   });
 
   // How much fewer depends on how long waking 1,000 followers takes on the machine (the
