@@ -9,7 +9,7 @@
 import { fileURLToPath } from 'node:url';
 import { chromeLauncher } from '@web/test-runner-chrome';
 import { visualRegressionPlugin } from '@web/test-runner-visual-regression/plugin';
-import { chromiumPath } from './scripts/find-chromium.mjs';
+import { chromiumArgs, chromiumPath } from './scripts/find-chromium.mjs';
 
 const baselines = fileURLToPath(new URL('test/elements/screenshots/baseline/', import.meta.url));
 const screenshots = fileURLToPath(new URL('.build/screenshots/', import.meta.url));
@@ -59,16 +59,7 @@ export default {
       launchOptions: {
         executablePath: chromiumPath(),
         headless: true,
-        args: [
-          '--no-sandbox',
-          '--disable-gpu',
-          '--disable-dev-shm-usage',
-          '--disable-background-networking',
-          '--disable-component-update',
-          '--disable-sync',
-          '--disable-quic',
-          '--no-first-run',
-        ],
+        args: [...chromiumArgs, '--disable-quic'],
       },
     }),
   ],

@@ -29,7 +29,7 @@ import { extname, join, normalize } from 'node:path';
 import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import puppeteer from 'puppeteer-core';
-import { chromiumPath } from './find-chromium.mjs';
+import { chromiumArgs, chromiumPath } from './find-chromium.mjs';
 import { npm, run } from './run-command.mjs';
 
 const repository = fileURLToPath(new URL('..', import.meta.url));
@@ -69,7 +69,7 @@ before(
     browser = await puppeteer.launch({
       executablePath: chromiumPath(),
       headless: true,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--no-first-run'],
+      args: [...chromiumArgs],
     });
   },
   { timeout: 600_000 },

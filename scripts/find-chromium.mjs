@@ -4,6 +4,22 @@
 // saying what to install. It never downloads a browser build.
 import { findOrInstall } from './debian-package.mjs';
 
+/**
+ * The flags every headless Chromium of the tests, benchmarks and scripts starts with: no
+ * sandbox (containers run as root), no GPU, shared memory in /tmp (a container's /dev/shm is
+ * small), and none of the browser's own network traffic or first-run work, which would add
+ * requests and CPU that no test asked for.
+ */
+export const chromiumArgs = Object.freeze([
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-dev-shm-usage',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+]);
+
 const candidates = () => [
   process.env.CHROME_PATH,
   '/usr/bin/chromium',

@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import puppeteer from 'puppeteer-core';
 import { createServer } from 'vite';
-import { chromiumPath } from './find-chromium.mjs';
+import { chromiumArgs, chromiumPath } from './find-chromium.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const { values: options } = parseArgs({
@@ -31,7 +31,7 @@ const base = server.resolvedUrls?.local[0];
 const browser = await puppeteer.launch({
   executablePath: chromiumPath(),
   headless: true,
-  args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run'],
+  args: [...chromiumArgs],
 });
 try {
   const page = await browser.newPage();

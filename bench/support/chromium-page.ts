@@ -33,7 +33,10 @@ export interface ChromiumPage {
 /** Starts the Vite server, then Chromium; if Chromium does not start, the server is closed. */
 export async function chromiumPage(options: ChromiumPageOptions): Promise<ChromiumPage> {
   const findChromium = '../../../scripts/find-chromium.mjs';
-  const { chromiumPath } = (await import(findChromium)) as { chromiumPath(): string };
+  const { chromiumPath, chromiumArgs } = (await import(findChromium)) as {
+    chromiumPath(): string;
+    chromiumArgs: readonly string[];
+  };
   const server = await createServer({
     configFile: false,
     root: `${repository}bench/elements`,
@@ -50,16 +53,7 @@ export async function chromiumPage(options: ChromiumPageOptions): Promise<Chromi
       executablePath: chromiumPath(),
       headless: true,
       ...options.launch,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--no-first-run',
-        ...(options.args ?? []),
-      ],
+      args: [...chromiumArgs, ...(options.args ?? [])],
     });
     return { server, browser, address };
   } catch (error) {

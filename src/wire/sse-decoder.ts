@@ -1,4 +1,4 @@
-import { Observable } from 'rxjs';
+import { Observable, type Subscriber } from 'rxjs';
 
 /** One dispatched server-sent event, as the HTML event-stream rules define it. */
 export interface SSEMessage {
@@ -235,16 +235,33 @@ const digits = /^[0-9]+$/;
  * ```
  */
 export function readSSE(input: SSEInput, options: SSEDecoderOptions = {}): Observable<SSEMessage> {
-  return new Observable<SSEMessage>((subscriber) => {
+  return decodeWith<SSEMessage>(input, options, (decoder, subscriber) => (text) => {
+    for (const message of decoder.push(text)) {
+      if (subscriber.closed) return;
+      subscriber.next(message);
+    }
+  });
+}
+
+/**
+ * An SSE input read through a fresh `SSEDecoder` per subscription: `reader` is called once per
+ * subscription with the decoder and the subscriber, and returns what to do with each chunk of
+ * decoded text. Whatever that throws (the decoder's length limit, a throwing callback) fails the
+ * stream: rxjs would report an error thrown by a `next` handler as unhandled and read on. The
+ * decoder is ended before the stream completes. Internal to the SSE readers.
+ */
+export function decodeWith<T>(
+  input: SSEInput,
+  options: SSEDecoderOptions,
+  reader: (decoder: SSEDecoder, subscriber: Subscriber<T>) => (text: string) => void,
+): Observable<T> {
+  return new Observable<T>((subscriber) => {
     const decoder = new SSEDecoder(options);
+    const read = reader(decoder, subscriber);
     return readText(input).subscribe({
-      // rxjs reports an error thrown by a `next` handler as unhandled and reads on: catch it.
       next: (text) => {
         try {
-          for (const message of decoder.push(text)) {
-            if (subscriber.closed) return;
-            subscriber.next(message);
-          }
+          read(text);
         } catch (error) {
           subscriber.error(error);
         }
@@ -263,7 +280,7 @@ export function readSSE(input: SSEInput, options: SSEDecoderOptions = {}): Obser
  *
  * The reader's lock is released once reading stops, however it stops (end, error, cancel).
  */
-export function readText(input: SSEInput): Observable<string> {
+function readText(input: SSEInput): Observable<string> {
   return new Observable<string>((subscriber) => {
     let reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
     let stopped = false;

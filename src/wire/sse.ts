@@ -1,13 +1,7 @@
-import { isObservable, map, Observable } from 'rxjs';
+import { isObservable, map, type Observable } from 'rxjs';
 import { type CallfoldEvent, isDurableEvent } from '../events/types.js';
 import { eventJSON, parseEvent } from '../events/validate.js';
-import {
-  readText,
-  SSEDecoder,
-  type SSEDecoderOptions,
-  SSEError,
-  type SSEInput,
-} from './sse-decoder.js';
+import { decodeWith, type SSEDecoderOptions, SSEError, type SSEInput } from './sse-decoder.js';
 
 /**
  * Encodes one event as a server-sent event message: `id: <seq>` for a durable event, then
@@ -157,8 +151,7 @@ export function decodeSSE(
   options: DecodeSSEOptions = {},
 ): Observable<CallfoldEvent> {
   const { onEventId, onRetry } = options;
-  return new Observable<CallfoldEvent>((subscriber) => {
-    const decoder = new SSEDecoder(options);
+  return decodeWith<CallfoldEvent>(input, options, (decoder, subscriber) => {
     let reported = '';
     let retry = decoder.retry;
     const reportRetry = () => {
@@ -171,23 +164,8 @@ export function decodeSSE(
       reported = id;
       onEventId?.(id);
     };
-    return readText(input).subscribe({
-      // rxjs reports an error thrown by a `next` handler as unhandled and reads on: every
-      // error here (the decoder's limit, a throwing onEventId) fails the stream instead.
-      next: (text) => {
-        try {
-          read(text);
-        } catch (error) {
-          subscriber.error(error);
-        }
-      },
-      error: (error) => subscriber.error(error),
-      complete: () => {
-        decoder.end();
-        subscriber.complete();
-      },
-    });
-    function read(text: string): void {
+    // A throwing onEventId or onRetry fails the stream, as the decoder's limit does.
+    return (text) => {
       for (const message of decoder.push(text)) {
         if (subscriber.closed) return;
         if (message.event !== 'message') {
@@ -209,7 +187,7 @@ export function decodeSSE(
       // An `id:` dispatched without data moves the last event ID too.
       if (!subscriber.closed) report(decoder.lastEventId);
       if (!subscriber.closed) reportRetry();
-    }
+    };
   });
 }
 

@@ -68,13 +68,13 @@ describe('the demo layout at 390 px and 1400 px', { skip, timeout: 180_000 }, ()
     });
     await server.listen();
     base = server.resolvedUrls?.local[0] ?? '';
-    const { chromiumPath } = (await import(
+    const { chromiumPath, chromiumArgs } = (await import(
       pathToFileURL(join(root, 'scripts/find-chromium.mjs')).href
-    )) as { chromiumPath: () => string };
+    )) as { chromiumPath: () => string; chromiumArgs: readonly string[] };
     browser = await puppeteer.launch({
       executablePath: chromiumPath(),
       headless: true,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--no-first-run'],
+      args: [...chromiumArgs],
     });
     mkdirSync(shots, { recursive: true });
   });

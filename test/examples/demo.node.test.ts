@@ -333,21 +333,13 @@ describe('the demo page in Chromium', { skip, timeout: 600_000 }, () => {
       vite?.stderr?.on('data', read);
       vite?.once('exit', (code) => reject(new Error(`vite exited (${code}):\n${output}`)));
     });
-    const { chromiumPath } = (await import(
+    const { chromiumPath, chromiumArgs } = (await import(
       pathToFileURL(join(root, 'scripts/find-chromium.mjs')).href
-    )) as { chromiumPath: () => string };
+    )) as { chromiumPath: () => string; chromiumArgs: readonly string[] };
     browser = await puppeteer.launch({
       executablePath: chromiumPath(),
       headless: true,
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-dev-shm-usage',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--no-first-run',
-      ],
+      args: [...chromiumArgs],
     });
   });
 
