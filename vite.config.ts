@@ -20,6 +20,7 @@ export default defineConfig({
   optimizeDeps: {
     include: [
       'lit',
+      'lit/directives/guard.js',
       'lit/directives/repeat.js',
       'lit/directives/style-map.js',
       'rxjs',
