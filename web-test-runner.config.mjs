@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { chromeLauncher } from '@web/test-runner-chrome';
 import { visualRegressionPlugin } from '@web/test-runner-visual-regression/plugin';
 import { chromiumArgs, chromiumPath } from './scripts/find-chromium.mjs';
+import { coreBundles } from './scripts/test-bundles.mjs';
 
 const baselines = fileURLToPath(new URL('test/elements/screenshots/baseline/', import.meta.url));
 const screenshots = fileURLToPath(new URL('.build/screenshots/', import.meta.url));
@@ -30,8 +31,9 @@ async function createPage({ browser }) {
 }
 
 export default {
-  // Every compiled test but the Node-only ones (`*.node.test.js`, beside their subject).
-  files: ['.build/test/**/*.test.js', '!.build/test/**/*.node.test.js'],
+  // The core tests, a few files to a page (scripts/test-bundles.mjs), and each element test
+  // file in a page of its own; not the Node-only ones (`*.node.test.js`, beside their subject).
+  files: [...coreBundles(), '.build/test/elements/**/*.test.js', '!.build/test/**/*.node.test.js'],
   nodeResolve: true,
   // Two test files at a time, each in a window of its own that has focus (createPage above).
   concurrency: 2,

@@ -15,60 +15,8 @@
 // each layer's wall time and, on Linux, its CPU time (so that growth shows), and total what
 // the runners counted.
 import { spawn } from 'node:child_process';
-import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
-
-/**
- * Compiled test files (Node 20's --test takes no globs).
- * @param {string} dir
- * @param {readonly string[]} [skip] folders left out
- * @returns {string[]}
- */
-function testFiles(dir, skip = []) {
-  /** @type {string[]} */
-  const files = [];
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) {
-      if (!skip.includes(path)) files.push(...testFiles(path, skip));
-    } else if (entry.name.endsWith('.test.js')) files.push(path);
-  }
-  return files.sort();
-}
-
-/** Where the bundles of core test files are written (outside .build/test, which Deno reads). */
-const bundleDir = '.build/bundles';
-/** How many bundles: Node runs them beside the Node-only files, Deno a worker per core. */
-const bundleCount = 4;
-/** @type {string[] | undefined} */
-let bundled;
-/**
- * The core test files (those that run in Node and Deno alike: not the elements', not
- * `*.node.test.js`) imported a few to a file, written once after the compile. Each test file
- * costs about 0.4 s of CPU to start in a process of its own (Node: a child process per file;
- * Deno: a worker per file); measured on the 85 core files, bundled in 3, Node's CPU fell from
- * 90 s to 46 s and Deno's from 69 s to 30 s, with the same tests passing. The files of a
- * bundle run one after another in one process, so a core test leaves no global state behind
- * (CONTRIBUTING, "Tests that do not depend on speed").
- * @returns {string[]} the bundle files
- */
-function coreBundles() {
-  if (bundled) return bundled;
-  const core = testFiles('.build/test', ['.build/test/elements']).filter(
-    (file) => !file.endsWith('.node.test.js'),
-  );
-  rmSync(bundleDir, { recursive: true, force: true });
-  mkdirSync(bundleDir, { recursive: true });
-  bundled = Array.from({ length: bundleCount }, (_, i) => {
-    const file = join(bundleDir, `core-${i + 1}.test.js`);
-    const imports = core
-      .filter((_, k) => k % bundleCount === i)
-      .map((test) => `import './${relative(bundleDir, test)}';\n`);
-    writeFileSync(file, imports.join(''));
-    return file;
-  });
-  return bundled;
-}
+import { readFileSync, rmSync } from 'node:fs';
+import { coreBundles, testFiles } from './test-bundles.mjs';
 
 /**
  * A step of a layer: a command, and the patterns of its passed and failed counts.
