@@ -8,8 +8,9 @@
  * `src/index.js` beside this test. Node only.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { describe, it } from 'node:test';
 import { expect } from 'chai';
 import ts from 'typescript';
@@ -101,6 +102,58 @@ function run(command: string, args: string[]): { status: number | null; output: 
 const skip = 'Deno' in globalThis ? 'runs Node and Deno child processes (Node only)' : false;
 
 describe('the documentation samples', { skip }, () => {
+  it('a sample is a ```ts block right under its marker; an unmarked or unclosed one is not taken', () => {
+    const page = [
+      '<!-- tested -->',
+      '```ts',
+      'run();',
+      '```',
+      '```ts',
+      'unmarked();',
+      '```',
+      '<!-- typecheck -->',
+      '',
+      '```ts',
+      'marker not right above();',
+      '```',
+      '<!-- tested: deno -->',
+      '```ts',
+      'deno();',
+      '```',
+    ].join('\n');
+    expect(markedBlocks('p.md', page)).to.deep.equal([
+      { page: 'p.md', line: 2, mode: 'node', code: 'run();' },
+      { page: 'p.md', line: 14, mode: 'deno', code: 'deno();' },
+    ]);
+    expect(() => markedBlocks('p.md', '<!-- tested -->\n```ts\nrun();\n')).to.throw(/p\.md line 2/);
+  });
+
+  it('reads README.md and the pages under docs/, not the generated reference or the site', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'callfold-docs-'));
+    try {
+      for (const page of [
+        'README.md',
+        'docs/guide/a.md',
+        'docs/guide/providers/b.md',
+        'docs/decisions/0001-x.md',
+        'docs/reference/api.md',
+        'docs/.vitepress/theme/c.md',
+        'docs/public/llms.md',
+      ]) {
+        mkdirSync(dirname(join(dir, page)), { recursive: true });
+        writeFileSync(join(dir, page), '');
+      }
+      expect(documentationPages(dir)).to.deep.equal([
+        'README.md',
+        'docs/decisions/0001-x.md',
+        'docs/guide/a.md',
+        'docs/guide/providers/b.md',
+      ]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('marks samples to test: Node, Deno and browser ones, in the README and the guide', () => {
     const modes = blocks.map((block) => block.mode);
     expect(modes.filter((mode) => mode === 'node').length).to.be.at.least(18);
