@@ -39,7 +39,7 @@
  *   (docs/decisions/0012-goal-5-paired.md). Beside the wall times: the main-thread and
  *   every-thread CPU each variant adds to iterating alone in the same round.
  *
- * `--markdown` prints the tables as Markdown (to paste into README.md and bench/README.md).
+ * `--markdown` prints the tables as Markdown (to paste into docs/guide/benchmarks.md and bench/README.md).
  * `BENCH_ROUNDS=1` runs one worker per row instead of three. `--only sdk` runs the sdk rows
  * alone (their two tables and goal 5), e.g. `BENCH_ROUNDS=1 npm run bench:sessions -- --only sdk`;
  * `BENCH_SDK_ROUNDS` sets the timed rounds per sdk worker (default 10).

@@ -9,7 +9,7 @@
 // the `callfold/elements/svelte` opt-in passes (the control: an unknown tag takes anything).
 // Angular's twin: ngc types `(tool-open-path)`'s `$event` from the element typings under
 // strictTemplates (a handler taking another event fails; off, the control, it passes), and
-// compiles the README's Angular recipe. `ng build` asks nothing: the app's angular.json turns
+// compiles the guide's Angular recipe. `ng build` asks nothing: the app's angular.json turns
 // the CLI's analytics off, and nothing needs an install script (esbuild ships its binary as an
 // optional dependency). Needs the npm registry or a warm npm cache.
 import assert from 'node:assert/strict';
@@ -29,6 +29,7 @@ import { extname, join, normalize } from 'node:path';
 import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import puppeteer from 'puppeteer-core';
+import { markedSamples } from './doc-samples.mjs';
 import { chromiumArgs, chromiumPath } from './find-chromium.mjs';
 import { npm, run } from './run-command.mjs';
 
@@ -226,28 +227,17 @@ export class NegativeComponent {
 }
 `;
 
-/** The README's blocks marked `<!-- typecheck: angular -->`. */
-function readmeAngularBlocks() {
-  const lines = readFileSync(join(repository, 'README.md'), 'utf8').split('\n');
-  const blocks = [];
-  for (let i = 1; i < lines.length; i++) {
-    if (lines[i - 1]?.trim() !== '<!-- typecheck: angular -->' || lines[i]?.trim() !== '```ts')
-      continue;
-    blocks.push({ line: i + 1, code: lines.slice(i + 1, lines.indexOf('```', i + 1)).join('\n') });
-  }
-  return blocks;
-}
-
-test("Angular 20: the README's recipe typechecks with strictTemplates; (tool-open-path)'s $event is a ToolOpenPathEvent (a handler taking another event fails ngc for its type; with strictDomEventTypes off, the control, it passes); [source] is not typechecked", () => {
+test("Angular 20: the guide's recipe typechecks with strictTemplates; (tool-open-path)'s $event is a ToolOpenPathEvent (a handler taking another event fails ngc for its type; with strictDomEventTypes off, the control, it passes); [source] is not typechecked", () => {
   const dir = join(workspace, 'angular');
   mkdirSync(join(dir, 'negative'), { recursive: true });
   writeFileSync(join(dir, 'negative/negative.component.ts'), angularNegative);
-  const readme = readmeAngularBlocks();
-  assert.ok(readme.length >= 1, 'the README has an Angular recipe');
+  // The guide's Angular recipe (docs/guide/frameworks.md).
+  const recipes = markedSamples(repository, { '<!-- typecheck: angular -->': 'ts' });
+  assert.ok(recipes.length >= 1, 'the guide has an Angular recipe');
   const files = ['negative/negative.component.ts'];
-  for (const block of readme) {
-    const file = `negative/readme-${block.line}.component.ts`;
-    writeFileSync(join(dir, file), block.code);
+  for (const recipe of recipes) {
+    const file = `negative/${recipe.name}.component.ts`;
+    writeFileSync(join(dir, file), recipe.code);
     files.push(file);
   }
   const bin = join(workspace, 'node_modules/@angular/compiler-cli/bundles/src/bin/ngc.js');
@@ -275,7 +265,7 @@ test("Angular 20: the README's recipe typechecks with strictTemplates; (tool-ope
     0,
     `a handler of another event must not typecheck:\n${typed.output}`,
   );
-  // One error, in the negative template's event binding: none in the README's recipe, none
+  // One error, in the negative template's event binding: none in the guide's recipe, none
   // for the number bound to [source].
   const errors = typed.output.match(/error TS\d+/g) ?? [];
   assert.equal(errors.length, 1, typed.output);

@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { markedSamples } from './doc-samples.mjs';
 import { packedTarball } from './pack-tarball.mjs';
 import { env, npm, run } from './run-command.mjs';
 
@@ -261,27 +262,6 @@ test('npm publish --dry-run is clean (no warning but the missing login)', () => 
   assert.deepEqual(warnings, []);
 });
 
-/**
- * The README's fenced blocks under a marker line: e.g. `<!-- typecheck -->` (browser) or
- * `<!-- tested -->` (Node) before a ```ts block.
- * @param {Record<string, string>} markers the fence's language by marker line
- * @returns {{ line: number, code: string }[]}
- */
-function readmeBlocks(markers) {
-  const lines = readFileSync(join(repository, 'README.md'), 'utf8').split('\n');
-  /** @type {{ line: number, code: string }[]} */
-  const blocks = [];
-  for (let i = 1; i < lines.length; i++) {
-    const marker = (lines[i - 1] ?? '').trim();
-    const fence = (lines[i] ?? '').trim();
-    const language = Object.hasOwn(markers, marker) ? markers[marker] : undefined;
-    if (!language || fence !== `\`\`\`${language}`) continue;
-    const end = lines.indexOf('```', i + 1);
-    blocks.push({ line: i + 1, code: lines.slice(i + 1, end).join('\n') });
-  }
-  return blocks;
-}
-
 // Runs in the consumer project with its own TypeScript: each job is one set of compiler
 // options and groups of root files; each group is its own program (so one group's imports
 // cannot bring another's global augmentations along). Prints the diagnostics per group.
@@ -509,16 +489,15 @@ function vueTsc(name, files) {
   );
 }
 
-test("Vue 3: an SFC and the README's recipe typecheck the tags with vue-tsc and callfold/elements/vue, and a wrong property type fails for its type", () => {
+test("Vue 3: an SFC and the guide's recipe typecheck the tags with vue-tsc and callfold/elements/vue, and a wrong property type fails for its type", () => {
   mkdirSync(join(project, 'vue'), { recursive: true });
   writeFileSync(join(project, 'vue/App.vue'), vueConsumer);
   writeFileSync(join(project, 'vue/Negative.vue'), vueNegative);
-  // The README's Vue recipe too.
-  const readme = readmeBlocks({ '<!-- typecheck: vue -->': 'vue' });
-  assert.ok(readme.length >= 1, 'the README has a Vue recipe');
-  for (const block of readme)
-    writeFileSync(join(project, `vue/Readme${block.line}.vue`), block.code);
-  const good = vueTsc('good', ['App', ...readme.map((block) => `Readme${block.line}`)]);
+  // The guide's Vue recipe too (docs/guide/frameworks.md).
+  const recipes = markedSamples(repository, { '<!-- typecheck: vue -->': 'vue' });
+  assert.ok(recipes.length >= 1, 'the guide has a Vue recipe');
+  for (const recipe of recipes) writeFileSync(join(project, `vue/${recipe.name}.vue`), recipe.code);
+  const good = vueTsc('good', ['App', ...recipes.map((recipe) => recipe.name)]);
   assert.equal(good.status, 0, `${good.stdout}${good.stderr}`);
   const bad = vueTsc('negative', ['Negative']);
   const output = `${bad.stdout}${bad.stderr}`;
@@ -526,32 +505,38 @@ test("Vue 3: an SFC and the README's recipe typecheck the tags with vue-tsc and 
   assert.match(output, /Type 'number' is not assignable to type 'ToolNode/);
 });
 
-test("the README's samples typecheck against the installed package, and its Node samples run from it", () => {
-  const browserBlocks = readmeBlocks({ '<!-- typecheck -->': 'ts' });
-  const nodeBlocks = readmeBlocks({ '<!-- tested -->': 'ts' });
-  const reactBlocks = readmeBlocks({ '<!-- typecheck: react -->': 'tsx' });
-  assert.ok(browserBlocks.length >= 1 && nodeBlocks.length >= 5, 'README samples found');
-  mkdirSync(join(project, 'readme'), { recursive: true });
+test('the samples of the README and the guide typecheck against the installed package (one program per setting), and their Node samples run from it', () => {
+  const browserSamples = markedSamples(repository, { '<!-- typecheck -->': 'ts' });
+  const nodeSamples = markedSamples(repository, { '<!-- tested -->': 'ts' });
+  const reactSamples = markedSamples(repository, { '<!-- typecheck: react -->': 'tsx' });
+  // As many as the pages hold today, give or take a few: a page that moves or loses its
+  // samples fails here rather than quietly testing less.
+  assert.ok(browserSamples.length >= 3, `browser samples: ${browserSamples.length}`);
+  assert.ok(nodeSamples.length >= 18, `Node samples: ${nodeSamples.length}`);
+  assert.ok(reactSamples.length >= 1, `React samples: ${reactSamples.length}`);
+  assert.ok(
+    nodeSamples.some((sample) => sample.page === 'README.md') &&
+      nodeSamples.some((sample) => sample.page === 'docs/guide/serving.md'),
+    'Node samples come from the README and the guide',
+  );
+  mkdirSync(join(project, 'samples'), { recursive: true });
   /**
-   * @param {readonly { line: number, code: string }[]} blocks
+   * @param {readonly { name: string, code: string }[]} samples
    * @param {string} ext
    */
-  const write = (blocks, ext) =>
-    blocks.map((block) => {
-      const file = `readme/line-${block.line}.${ext}`;
+  const write = (samples, ext) =>
+    samples.map((sample) => {
+      const file = `samples/${sample.name}.${ext}`;
       // `export {}` makes each sample a module (top-level await, no shared globals).
-      writeFileSync(join(project, file), `${block.code}\nexport {};\n`);
+      writeFileSync(join(project, file), `${sample.code}\nexport {};\n`);
       return file;
     });
-  const browserFiles = write(browserBlocks, 'ts');
-  const reactFiles = write(reactBlocks, 'tsx');
-  const nodeFiles = write(nodeBlocks, 'mts');
-  /** @param {readonly string[]} files */
-  const groups = (files) => Object.fromEntries(files.map((file) => [file, [file]]));
+  const browserFiles = [...write(browserSamples, 'ts'), ...write(reactSamples, 'tsx')];
+  const nodeFiles = write(nodeSamples, 'mts');
   const result = typecheck([
     {
       options: { ...strictness, ...resolutions.bundler, ...browser, jsx: 'react-jsx' },
-      groups: groups([...browserFiles, ...reactFiles]),
+      groups: { browser: browserFiles },
     },
     {
       options: {
@@ -560,18 +545,19 @@ test("the README's samples typecheck against the installed package, and its Node
         lib: ['ES2023'],
         types: ['node'],
         noEmit: false,
-        outDir: 'readme-built',
+        outDir: 'samples-built',
         rootDir: '.',
       },
-      groups: groups(nodeFiles),
+      groups: { node: nodeFiles },
       emit: true,
     },
   ]);
-  for (const [file, diagnostics] of Object.entries(result)) {
-    assert.deepEqual(diagnostics, [], `README ${file}`);
+  assert.deepEqual(Object.keys(result).sort(), ['browser', 'node']);
+  for (const [group, diagnostics] of Object.entries(result)) {
+    assert.deepEqual(diagnostics, [], `the ${group} samples`);
   }
   for (const file of nodeFiles) {
-    const built = join('readme-built', file.replace(/\.mts$/, '.mjs'));
+    const built = join('samples-built', file.replace(/\.mts$/, '.mjs'));
     run(process.execPath, [built], project);
   }
 });

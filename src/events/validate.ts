@@ -217,7 +217,7 @@ function isWellFormedDeltaRecord(v: unknown): boolean {
   return false;
 }
 
-/** The optional fields of a call's real-world shape (README.md, "Events": real-world call shapes). */
+/** The optional fields of a call's real-world shape (docs/guide/events.md, "Events": real-world call shapes). */
 function callShape(record: object, label: string, prefix = ''): Problem | undefined {
   return (
     allow(record, 'input', textInput, label, prefix) ??

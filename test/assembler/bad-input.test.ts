@@ -1,5 +1,5 @@
 /**
- * Bad and odd input (DESIGN: Assembler; README: choices): malformed events are rejected
+ * Bad and odd input (DESIGN: Assembler; docs/guide/events.md: choices): malformed events are rejected
  * before anything of their batch is folded; odd but well-typed orders fold to something
  * sensible; a failing Definition is reported and contained; large arguments fold.
  */

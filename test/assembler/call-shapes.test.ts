@@ -1,5 +1,5 @@
 /**
- * The real-world call shapes (README.md, "Events": the optional fields) through the Tool
+ * The real-world call shapes (docs/guide/events.md, "Events": the optional fields) through the Tool
  * Definition: free-form input, provider-executed calls, provider ids, cut calls and approvals,
  * live and from history alike.
  */

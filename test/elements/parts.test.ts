@@ -1,7 +1,8 @@
 /**
  * Theming by `::part` reaches rows nested in a timeline: `<tool-group>` re-exports its rows'
- * parts and `<tool-timeline>` its groups' (`exportparts`), under the names the README's
- * theming table documents. The README's own theming sample is applied to the document.
+ * parts and `<tool-timeline>` its groups' (`exportparts`), under the names the guide's
+ * theming table documents (docs/guide/rendering.md). Its own theming sample is applied to the
+ * document.
  */
 import { expect, fixture, html } from '@open-wc/testing';
 import '../../elements/tool-timeline.js';
@@ -42,11 +43,12 @@ async function nestedTimeline(): Promise<{
   return { timeline, rows };
 }
 
-/** The README's ```css block marked `<!-- tested: chromium -->` (served by the test runner). */
-async function readmeThemingSample(): Promise<string> {
-  const readme = await (await fetch('/README.md')).text();
-  const match = /<!-- tested: chromium -->\n```css\n([\s\S]*?)\n```/.exec(readme);
-  if (!match?.[1]) throw new Error('README: no css block marked <!-- tested: chromium -->');
+/** The guide's ```css block marked `<!-- tested: chromium -->` (served by the test runner). */
+async function guideThemingSample(): Promise<string> {
+  const page = await (await fetch('/docs/guide/rendering.md')).text();
+  const match = /<!-- tested: chromium -->\n```css\n([\s\S]*?)\n```/.exec(page);
+  if (!match?.[1])
+    throw new Error('docs/guide/rendering.md: no css block marked <!-- tested: chromium -->');
   return match[1];
 }
 
@@ -63,7 +65,7 @@ const partIn = (root: Element, name: string): Element =>
   root.shadowRoot?.querySelector(`[part~="${name}"]`) as Element;
 
 describe('parts through <tool-timeline> (exportparts)', () => {
-  it("the README's theming sample styles rows and group headers nested in a timeline", async () => {
+  it("the guide's theming sample styles rows and group headers nested in a timeline", async () => {
     const { timeline, rows } = await nestedTimeline();
     const [read, bash] = rows;
     const group = timeline.shadowRoot?.querySelector('tool-group') as ToolGroupElement;
@@ -71,7 +73,7 @@ describe('parts through <tool-timeline> (exportparts)', () => {
     const header = partIn(group, 'header');
     const summary = partIn(bash!, 'summary');
     expect(getComputedStyle(path).textDecorationStyle).to.not.equal('dotted');
-    const remove = adopt(await readmeThemingSample());
+    const remove = adopt(await guideThemingSample());
     try {
       expect(getComputedStyle(path).textDecorationStyle).to.equal('dotted');
       expect(getComputedStyle(header).fontWeight).to.equal('600');

@@ -1,48 +1,27 @@
 /**
- * The README's examples work. Every ```ts block preceded by `<!-- tested -->` (run in
- * Node), `<!-- tested: deno -->` (run in Deno) or `<!-- typecheck -->` (browser code,
- * typechecked only) is written to `.build-readme/`, typechecked with the repository's
- * strictness and `'callfold'` mapped to `src/`, then run from the repository root with
- * `'callfold'` rewritten to the compiled `src/index.js` beside this test. Node only.
+ * The documentation's samples work: those of README.md and of every page under docs/ (not
+ * the generated reference). Every ```ts block preceded by `<!-- tested -->` (run in Node),
+ * `<!-- tested: deno -->` (run in Deno) or `<!-- typecheck -->` (browser code, typechecked
+ * only) is written to `.build-samples/`, typechecked with the repository's strictness and
+ * `'callfold'` mapped to `src/` (all browser samples in one program, all Node and Deno ones in
+ * another), then run from the repository root with `'callfold'` rewritten to the compiled
+ * `src/index.js` beside this test. Node only.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { describe, it } from 'node:test';
 import { expect } from 'chai';
 import ts from 'typescript';
 import { repositoryRoot } from '../support/repository.js';
-
-type Mode = 'node' | 'deno' | 'typecheck';
-interface Block {
-  readonly line: number;
-  readonly mode: Mode;
-  readonly code: string;
-}
-
-const MARKERS: Record<string, Mode> = {
-  '<!-- tested -->': 'node',
-  '<!-- tested: deno -->': 'deno',
-  '<!-- typecheck -->': 'typecheck',
-};
-
-/** The marked ```ts blocks of a Markdown text: the marker on the line right before the fence. */
-export function markedBlocks(markdown: string): Block[] {
-  const lines = markdown.split('\n');
-  const blocks: Block[] = [];
-  for (let i = 1; i < lines.length; i++) {
-    const mode = MARKERS[(lines[i - 1] ?? '').trim()];
-    if (mode === undefined || (lines[i] ?? '').trim() !== '```ts') continue;
-    const end = lines.indexOf('```', i + 1);
-    if (end === -1) throw new Error(`README line ${i + 1}: unclosed code block`);
-    blocks.push({ line: i + 1, mode, code: lines.slice(i + 1, end).join('\n') });
-  }
-  return blocks;
-}
+import { type Block, documentationPages, markedBlocks } from './markdown.js';
 
 const root = repositoryRoot();
-const work = join(root, '.build-readme');
-const blocks = markedBlocks(readFileSync(join(root, 'README.md'), 'utf8'));
+const work = join(root, '.build-samples');
+const blocks = documentationPages(root).flatMap((page) =>
+  markedBlocks(page, readFileSync(join(root, page), 'utf8')),
+);
 /** The compiled library beside this test (.build/src/index.js when run from .build/test/docs). */
 const library = new URL('../../src/index.js', import.meta.url).href;
 const entries: Record<string, string> = {
@@ -50,7 +29,11 @@ const entries: Record<string, string> = {
   'callfold/server/file': new URL('../../src/server/file-store.node.js', import.meta.url).href,
   'callfold/server/redis': new URL('../../src/server/redis/index.js', import.meta.url).href,
 };
-const fileOf = (block: Block) => join(work, `readme-line-${block.line}.ts`);
+/** A block's file name: its page and line (`docs-guide-serving-line-12`). */
+const nameOf = (block: Block) =>
+  `${block.page.replace(/\.md$/, '').replace(/\W+/g, '-')}-line-${block.line}`;
+const fileOf = (block: Block) => join(work, `${nameOf(block)}.ts`);
+const where = (block: Block) => `${block.page} line ${block.line}`;
 
 /** The few Deno APIs the Deno example uses, so that it typechecks with the others. */
 const denoTypes = `declare const Deno: {
@@ -118,10 +101,65 @@ function run(command: string, args: string[]): { status: number | null; output: 
 
 const skip = 'Deno' in globalThis ? 'runs Node and Deno child processes (Node only)' : false;
 
-describe('the README examples', { skip }, () => {
-  it('marks examples to test: Node, Deno and browser ones', () => {
+describe('the documentation samples', { skip }, () => {
+  it('a sample is a ```ts block right under its marker; an unmarked or unclosed one is not taken', () => {
+    const page = [
+      '<!-- tested -->',
+      '```ts',
+      'run();',
+      '```',
+      '```ts',
+      'unmarked();',
+      '```',
+      '<!-- typecheck -->',
+      '',
+      '```ts',
+      'marker not right above();',
+      '```',
+      '<!-- tested: deno -->',
+      '```ts',
+      'deno();',
+      '```',
+    ].join('\n');
+    expect(markedBlocks('p.md', page)).to.deep.equal([
+      { page: 'p.md', line: 2, mode: 'node', code: 'run();' },
+      { page: 'p.md', line: 14, mode: 'deno', code: 'deno();' },
+    ]);
+    expect(() => markedBlocks('p.md', '<!-- tested -->\n```ts\nrun();\n')).to.throw(/p\.md line 2/);
+  });
+
+  it('reads README.md and the pages under docs/, not the generated reference or the site', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'callfold-docs-'));
+    try {
+      for (const page of [
+        'README.md',
+        'docs/guide/a.md',
+        'docs/guide/providers/b.md',
+        'docs/decisions/0001-x.md',
+        'docs/reference/api.md',
+        'docs/.vitepress/theme/c.md',
+        'docs/public/llms.md',
+      ]) {
+        mkdirSync(dirname(join(dir, page)), { recursive: true });
+        writeFileSync(join(dir, page), '');
+      }
+      expect(documentationPages(dir)).to.deep.equal([
+        'README.md',
+        'docs/decisions/0001-x.md',
+        'docs/guide/a.md',
+        'docs/guide/providers/b.md',
+      ]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('marks samples to test: Node, Deno and browser ones, in the README and the guide', () => {
     const modes = blocks.map((block) => block.mode);
-    expect(modes.filter((mode) => mode === 'node').length).to.be.at.least(6);
+    expect(modes.filter((mode) => mode === 'node').length).to.be.at.least(18);
+    expect(modes.filter((mode) => mode === 'typecheck').length).to.be.at.least(3);
+    const pages = new Set(blocks.map((block) => block.page));
+    expect(pages).to.include('README.md').and.to.include('docs/guide/serving.md');
     expect(modes).to.include('deno').and.to.include('typecheck');
   });
 
@@ -137,11 +175,11 @@ describe('the README examples', { skip }, () => {
   });
 
   for (const block of blocks.filter((b) => b.mode === 'node')) {
-    it(`README line ${block.line} runs in Node`, () => {
+    it(`${where(block)} runs in Node`, () => {
       const js = ts.transpileModule(runnable(block.code), {
         compilerOptions: { target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext },
       }).outputText;
-      const file = join(work, `readme-line-${block.line}.mjs`);
+      const file = join(work, `${nameOf(block)}.mjs`);
       mkdirSync(work, { recursive: true });
       writeFileSync(file, js);
       const { status, output } = run(process.execPath, [file]);
@@ -150,8 +188,8 @@ describe('the README examples', { skip }, () => {
   }
 
   for (const block of blocks.filter((b) => b.mode === 'deno')) {
-    it(`README line ${block.line} runs in Deno`, () => {
-      const file = join(work, `readme-line-${block.line}.deno.ts`);
+    it(`${where(block)} runs in Deno`, () => {
+      const file = join(work, `${nameOf(block)}.deno.ts`);
       mkdirSync(work, { recursive: true });
       writeFileSync(file, runnable(block.code));
       const deno = join(root, 'node_modules/.bin/deno');
