@@ -5,7 +5,7 @@
  * 16-character deltas. Delivery is paced as a socket would deliver it: a macrotask after
  * every `GROUP` chunks, so batching readers (callfold's scheduler) see the same arrivals.
  */
-import { contestants as adapterChunks, anthropicWriteChunks } from '../support/adapter-chunks.js';
+import { anthropicWriteChunks, contestant } from '../support/adapter-chunks.js';
 import { buildWriteArguments, type WriteArguments } from '../support/content.js';
 
 /** Chunks delivered between two macrotasks. */
@@ -131,7 +131,7 @@ export function anthropicMessages(scenario: Scenario): string[] {
 /** `@ag-ui/core` events as `HttpAgent` emits them: one `TOOL_CALL_ARGS` per fragment. */
 export function aguiEvents(scenario: Scenario): unknown[] {
   const perCall = scenario.calls.map((call, k) =>
-    ((adapterChunks(call).agui?.chunks ?? []) as Record<string, unknown>[])
+    ((contestant(call, 'agui')?.chunks ?? []) as Record<string, unknown>[])
       .slice(1, -1)
       .map((event) => ({ ...event, toolCallId: callId(k) })),
   );

@@ -108,6 +108,16 @@ function gemini(write: WriteArguments): ContestantChunks {
 }
 
 /** Every contestant, keyed by name; `anthropic` is the reference the others are divided by. */
-export function contestants(write: WriteArguments): Record<string, ContestantChunks> {
-  return { anthropic: anthropic(write), agui: agui(write), gemini: gemini(write) };
+const builders: Record<string, (write: WriteArguments) => ContestantChunks> = {
+  anthropic,
+  agui,
+  gemini,
+};
+
+/** The contestants' names, the Anthropic adapter (the reference) first. */
+export const contestantNames: readonly string[] = Object.keys(builders);
+
+/** One contestant: its chunks built now (undefined for an unknown name). */
+export function contestant(write: WriteArguments, name: string): ContestantChunks | undefined {
+  return Object.hasOwn(builders, name) ? builders[name]?.(write) : undefined;
 }
