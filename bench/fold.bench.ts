@@ -116,6 +116,7 @@ if (mode === '--repeat' || mode === '--allocation-sites') {
       columns.median(),
       columns.quartiles(),
       columns.samples(),
+      columns.cold(),
       columns.mib('alloc MiB', (r) => r.allocated.median, 2),
       columns.mib('retained (a) MiB', (r) => r.retainedOverInputsBytes, 2),
       columns.mib('retained (b) MiB', (r) => r.retainedBytes, 2),
@@ -161,6 +162,13 @@ if (mode === '--repeat' || mode === '--allocation-sites') {
             'through the Assembler (validation, Matches, Contexts), publication and groups.',
         );
       }
+      lines.push(
+        `The first fold in a fresh process (the median of ${write.cold.n} workers' first runs, ` +
+          `inputs built and GC forced before it) takes ${ms(write.cold.median)} ms, ` +
+          `${(write.cold.median / write.time.median).toFixed(1)}× the warm median: the JIT's first ` +
+          'compiles of the reader, the Assembler and rxjs (profile a first run with ' +
+          '`node --cpu-prof .build/bench/fold.bench.js --repeat write callfold 1`).',
+      );
       lines.push(
         `For scale, decision record 0002's write measurement (EPYC 7763, Node 24) was ${RECORDS.writeMs} ms, ` +
           `${RECORDS.writeAllocMiB} MiB allocated, ${RECORDS.writeRetainedMiB} MiB retained; this run's write is ` +

@@ -15,11 +15,16 @@ import { MiB } from './stats.js';
 export async function repeat(scenario: FoldScenario, contestant: Contestant, runs: number) {
   const input = scenario.build();
   contestant.prepare?.(input);
+  const first = performance.now();
   contestant.check(input, await contestant.run(input));
+  const firstMs = performance.now() - first;
   const start = performance.now();
   for (let i = 0; i < runs; i++) await contestant.run(input);
-  const each = (performance.now() - start) / runs;
-  console.log(`${scenario.id} · ${contestant.name}: ${runs} runs, ${each.toFixed(2)} ms a run`);
+  const each =
+    runs > 0
+      ? `, then ${runs} runs, ${((performance.now() - start) / runs).toFixed(2)} ms a run`
+      : '';
+  console.log(`${scenario.id} · ${contestant.name}: the first run ${firstMs.toFixed(2)} ms${each}`);
 }
 
 interface SamplingNode {

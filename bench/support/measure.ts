@@ -39,6 +39,11 @@ export interface SamplePlan {
 
 export interface WorkerReport {
   readonly pid: number;
+  /**
+   * The first run in the fresh worker, inputs built and GC forced before it: what a page or
+   * server pays on its first tool call, before the JIT has compiled anything of the fold.
+   */
+  readonly coldMs: number;
   readonly timesMs: number[];
   readonly allocatedBytes: number[];
   readonly allocationGcs: number[];
@@ -143,10 +148,18 @@ async function sample<Input, Held>(
   subject: Subject<Input, Held>,
   plan: SamplePlan,
   gc: () => void,
-): Promise<Pick<WorkerReport, 'timesMs' | 'allocatedBytes' | 'allocationGcs' | 'inputsRssBytes'>> {
+): Promise<
+  Pick<WorkerReport, 'coldMs' | 'timesMs' | 'allocatedBytes' | 'allocationGcs' | 'inputsRssBytes'>
+> {
   const input = subject.build();
   gc();
   const inputsRssBytes = peakRss();
+
+  const coldStart = performance.now();
+  const first = await subject.run(input);
+  const coldMs = performance.now() - coldStart;
+  subject.check(input, first);
+  previousRun.held = first;
 
   // TurboFan compiles on a background thread; on two busy cores a job can take tens of ms,
   // so warm-up lasts a minimum time as well as a minimum number of runs.
@@ -179,7 +192,7 @@ async function sample<Input, Held>(
     previousRun.held = result;
   }
   previousRun.held = null;
-  return { timesMs, allocatedBytes, allocationGcs, inputsRssBytes };
+  return { coldMs, timesMs, allocatedBytes, allocationGcs, inputsRssBytes };
 }
 
 /**

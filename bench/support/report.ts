@@ -47,6 +47,10 @@ export const columns = {
       cell: (r) => `${ms(r.time.p25)}–${ms(r.time.p75)}`,
     };
   },
+  /** The median over workers of each one's first run, in a fresh process. */
+  cold<S extends SuiteScenario, C extends SuiteContestant, F>(): RowColumn<S, C, F> {
+    return { title: 'first run ms', align: 'right', cell: (r) => ms(r.cold.median) };
+  },
   samples<S extends SuiteScenario, C extends SuiteContestant, F>(): RowColumn<S, C, F> {
     return { title: 'n', align: 'right', markdown: false, cell: (r) => String(r.time.n) };
   },

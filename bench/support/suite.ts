@@ -65,6 +65,8 @@ export interface Row<S extends SuiteScenario, C extends SuiteContestant> {
   readonly contestant: C;
   /** Every timed sample of every worker. */
   readonly time: Summary;
+  /** The first run of each worker (`WorkerReport.coldMs`). */
+  readonly cold: Summary;
   /** Every allocation sample of every worker. */
   readonly allocated: Summary;
   /** Median over workers of what the run keeps alive once the inputs are dropped. */
@@ -220,6 +222,7 @@ async function runParent<S extends SuiteScenario, C extends SuiteContestant, Inp
       scenario,
       contestant,
       time: summarize(reports.flatMap((r) => r.timesMs)),
+      cold: summarize(reports.map((r) => r.coldMs)),
       allocated: summarize(reports.flatMap((r) => r.allocatedBytes)),
       retainedBytes: medianOf((r) => r.retainedBytes),
       retainedOverInputsBytes: medianOf((r) => r.retainedOverInputsBytes),
