@@ -5,7 +5,8 @@
  * `sessionHandler` (SSE with Last-Event-ID, or history pages); `GET /sessions/<id>/run` says
  * whether the run is running, done or failed (and why); `/` is a page that follows a
  * run in `<tool-timeline>` with `followSession` (served by Vite in middleware mode, which
- * compiles the page's TypeScript).
+ * compiles the page's TypeScript); `GET /metrics` gives the store's and the handler's
+ * `metrics()` in Prometheus's text format (prom-client), to holders of the token.
  *
  * Run it: `npm run example:server` (then open the URL it prints). Environment:
  * - `PORT` (default 8787), `HOST` (default 127.0.0.1);
@@ -26,6 +27,7 @@ import { toNodeListener } from '../../src/server/node-listener.js';
 import { sessionHandler } from '../../src/server/session-handler.js';
 import type { SessionStore } from '../../src/server/session-store.js';
 import { runAgent } from './agent.js';
+import { callfoldRegistry } from './metrics.js';
 import { liveModel, type Model, recordedModel } from './models.js';
 import { Sandbox } from './sandbox-tools.js';
 
@@ -124,16 +126,29 @@ export async function startAgentServer(options: AgentServerOptions = {}): Promis
       .writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store' })
       .end(JSON.stringify(state));
   };
-  const events = toNodeListener(
-    sessionHandler(store, {
-      sessionId: (request) =>
-        /^\/sessions\/([^/]+)\/events$/.exec(new URL(request.url).pathname)?.[1] ?? '',
-      // A real app checks its own user session here; this example has one token.
-      authorize: (request, sessionId) =>
-        runs.has(sessionId) &&
-        authorized(request.headers.get('authorization'), request.headers.get('cookie')),
-    }),
-  );
+  const handler = sessionHandler(store, {
+    sessionId: (request) =>
+      /^\/sessions\/([^/]+)\/events$/.exec(new URL(request.url).pathname)?.[1] ?? '',
+    // A real app checks its own user session here; this example has one token.
+    authorize: (request, sessionId) =>
+      runs.has(sessionId) &&
+      authorized(request.headers.get('authorization'), request.headers.get('cookie')),
+  });
+  const events = toNodeListener(handler);
+  const registry = callfoldRegistry({
+    store: () => store.metrics(),
+    handler: () => handler.metrics(),
+  });
+  /** `GET /metrics`: the same token as the events (a scrape config sends it as a bearer). */
+  const metrics = async (req: IncomingMessage, res: ServerResponse) => {
+    if (!authorized(req.headers.authorization, req.headers.cookie)) {
+      res.writeHead(req.headers.authorization || req.headers.cookie ? 403 : 401).end();
+      return;
+    }
+    const text = await registry.metrics();
+    res.writeHead(200, { 'content-type': registry.contentType, 'cache-control': 'no-store' });
+    res.end(text);
+  };
 
   let vite:
     | {
@@ -156,6 +171,7 @@ export async function startAgentServer(options: AgentServerOptions = {}): Promis
     const path = new URL(req.url ?? '/', 'http://localhost').pathname;
     const run = /^\/sessions\/([^/]+)\/run$/.exec(path);
     if (run && req.method === 'GET') return runState(req, res, run[1] as string);
+    if (path === '/metrics' && req.method === 'GET') return void metrics(req, res);
     if (path.startsWith('/sessions/') && req.method === 'GET') return events(req, res);
     if (path === '/sessions' && req.method === 'POST') {
       // JSON only: a cross-site form cannot start runs without a CORS preflight.

@@ -43,6 +43,7 @@ import type { AssemblerCommand } from '../../src/rx/assembler-command.js';
 import { decodeTranscript } from '../../src/wire/transcript.js';
 import { project } from '../assembler/support/driver.js';
 import { repositoryRoot } from '../support/repository.js';
+import { waitFor } from '../support/wait-for.js';
 import { demoEvents, follower } from './support/session-fold.js';
 
 const transcript = join(repositoryRoot(), 'examples/transcripts/demo-session.jsonl');
@@ -148,6 +149,47 @@ describe('examples/server: an agent server followed over HTTP', () => {
     expect(history.every(isDurableEvent)).to.equal(true);
     const state = await fetch(`${server.url}sessions/${sessionId}/run`, { headers });
     expect(await state.json()).to.deep.equal({ state: 'done' });
+  });
+
+  it('GET /metrics: the Prometheus text of the store and the handler, to token holders only', async () => {
+    const headers = { authorization: 'Bearer test-token' };
+    expect((await fetch(`${server.url}metrics`)).status).to.equal(401);
+    expect(
+      (await fetch(`${server.url}metrics`, { headers: { authorization: 'Bearer wrong' } })).status,
+    ).to.equal(403);
+    const { sessionId, events: url } = await startRun(server.url, headers);
+    await server.runs.get(sessionId);
+    // A history read writes no SSE; a follow of the finished run does, and ends.
+    await followRun(url, headers, 2);
+    /** The value of a metric without labels, as the text format gives it. */
+    const valueIn = (text: string, name: string) => {
+      const line = text.split('\n').find((l) => l.startsWith(`${name} `));
+      return line === undefined ? undefined : Number(line.slice(name.length + 1));
+    };
+    const scrape = () => fetch(`${server.url}metrics`, { headers });
+    // The follower has gone once the server has seen its connection close.
+    let text = '';
+    await waitFor(async () => {
+      text = await (await scrape()).text();
+      return valueIn(text, 'callfold_http_followers') === 0;
+    }, 'the follower gone');
+    const response = await scrape();
+    expect(response.status).to.equal(200);
+    expect(response.headers.get('content-type')).to.match(/^text\/plain; version=0\.0\.4/);
+    text = await response.text();
+    const value = (name: string) => valueIn(text, name);
+    const store = server.store.metrics();
+    expect(value('callfold_store_sessions')).to.equal(store.sessions);
+    expect(value('callfold_store_sessions')).to.be.at.least(1);
+    expect(value('callfold_store_bytes_held')).to.equal(store.bytesHeld);
+    expect(value('callfold_store_live_attempts')).to.equal(0);
+    expect(value('callfold_http_sent_bytes_total')).to.be.above(0);
+    expect(text).to.match(/^# TYPE callfold_store_evictions_total counter$/m);
+    expect(text).to.match(/^# TYPE callfold_store_followers gauge$/m);
+    // A counter is the store's count, not a sum of scrapes: a second scrape gives the same.
+    const again = await (await scrape()).text();
+    const sent = (t: string) => /^callfold_http_sent_bytes_total (\d+)$/m.exec(t)?.[1];
+    expect(sent(again)).to.equal(sent(text));
   });
 
   it('the sandbox refuses paths outside it, through .. or a symlink, and runs no other tool', async () => {
