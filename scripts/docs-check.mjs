@@ -170,9 +170,10 @@ const DEADLINE_MS = 60_000;
  * @param {string} dist
  * @param {string[]} pages relative to `dist`
  * @param {Record<string, PageCheck>} [checks] by page
+ * @param {number} [tabs] pages open at once
  * @returns {Promise<string[]>}
  */
-export async function pageProblems(dist, pages, checks = {}) {
+export async function pageProblems(dist, pages, checks = {}, tabs = 2) {
   const site = await serve(dist);
   const browser = await puppeteer.launch({
     executablePath: chromiumPath(),
@@ -189,7 +190,9 @@ export async function pageProblems(dist, pages, checks = {}) {
   });
   /** @type {string[]} */
   const problems = [];
-  try {
+  const queue = [...pages];
+  /** One tab taking pages from the queue until it is empty. */
+  const worker = async () => {
     const tab = await browser.newPage();
     let current = '';
     tab.on('console', (message) => {
@@ -207,24 +210,26 @@ export async function pageProblems(dist, pages, checks = {}) {
       if (response.status() >= 400)
         problems.push(`${current}: HTTP ${response.status()} for ${response.url()}`);
     });
-    for (const page of pages) {
+    for (let page = queue.shift(); page !== undefined; page = queue.shift()) {
       current = page;
       try {
         await tab.goto(`${site.origin}/${page}`, { waitUntil: 'load', timeout: DEADLINE_MS });
-        // VitePress hydrates after load: wait for the app to be mounted.
-        await tab.waitForFunction(
-          () =>
-            document.querySelector('#app')?.hasAttribute('data-v-app') ||
-            document.querySelector('#app')?.childElementCount,
-          { timeout: DEADLINE_MS },
-        );
+        // VitePress hydrates the server-rendered page once its scripts ran; Vue marks the
+        // container it mounted on.
+        await tab.waitForFunction(() => '__vue_app__' in (document.getElementById('app') ?? {}), {
+          timeout: DEADLINE_MS,
+        });
         await checks[page]?.(tab);
       } catch (error) {
         problems.push(`${page}: ${error instanceof Error ? error.message : error}`);
       }
     }
-    // Leave the last page so that its late errors are counted too.
+    // Leave the last page, so that its late errors are counted too.
     await tab.goto('about:blank');
+    await tab.close();
+  };
+  try {
+    await Promise.all(Array.from({ length: tabs }, worker));
   } finally {
     await browser.close();
     await site.close();

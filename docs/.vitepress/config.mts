@@ -4,7 +4,7 @@
 // The site is served at / (`base`); to publish under a sub-path, set `base` here.
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitepress';
-import { githubSlug } from './github-slug.js';
+import { githubSlug } from '../../scripts/github-slug.mjs';
 import { REPOSITORY_WEB, repositoryLinks } from './repository-links.js';
 import { sidebar } from './sidebar.js';
 
