@@ -43,6 +43,8 @@ export default defineConfig({
       ],
     },
     server: { fs: { allow: [repository] } },
+    // The local search index of every page is one chunk (~700 KB), loaded when search opens.
+    build: { chunkSizeWarningLimit: 1024 },
     plugins: [
       {
         // package.json's `sideEffects` names the registrations in dist/ only, so the bundler
