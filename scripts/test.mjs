@@ -66,6 +66,11 @@ const layers = {
       cmd: bin('tsc'),
       args: ['-p', 'tsconfig.scripts.json'],
     },
+    {
+      name: 'typecheck (docs site)',
+      cmd: bin('tsc'),
+      args: ['-p', 'docs/.vitepress/tsconfig.json'],
+    },
     { name: 'lint', cmd: bin('biome'), args: ['check', '.'] },
     { name: 'layers', cmd: process.execPath, args: ['scripts/check-layers.mjs'] },
   ],

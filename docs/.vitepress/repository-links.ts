@@ -1,6 +1,6 @@
 import { existsSync, statSync } from 'node:fs';
 import { posix } from 'node:path';
-import type MarkdownIt from 'markdown-it';
+import type { MarkdownRenderer } from 'vitepress';
 
 /** Where a file of the repository is read on the web: the site publishes docs/ only. */
 export const REPOSITORY_WEB = 'https://github.com/callfold/callfold';
@@ -11,7 +11,7 @@ export const REPOSITORY_WEB = 'https://github.com/callfold/callfold';
  * GitHub (`blob/main/…`, `tree/main/…` for a folder), anchor kept. Runs as a core rule, before
  * VitePress's own link handling and dead-link check see the link.
  */
-export function repositoryLinks(md: MarkdownIt, repository: string, docs: string): void {
+export function repositoryLinks(md: MarkdownRenderer, repository: string, docs: string): void {
   md.core.ruler.push('callfold-repository-links', (state) => {
     const page = (state.env as { relativePath?: string }).relativePath;
     if (page === undefined) return;
