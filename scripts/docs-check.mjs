@@ -240,7 +240,10 @@ export async function pageProblems(dist, pages, checks = {}, tabs = 2) {
 /** A timeline of the page has its session's rows, rendered (shadow roots with content). */
 /** @type {PageCheck} */
 async function replayShows(page) {
-  await page.waitForSelector('.callfold-replay-controls button', { timeout: DEADLINE_MS });
+  // The buttons are enabled once the session is loaded and replaying.
+  await page.waitForSelector('.callfold-replay-controls button:not([disabled])', {
+    timeout: DEADLINE_MS,
+  });
   await page.evaluate(() => {
     const buttons = Array.from(document.querySelectorAll('.callfold-replay-controls button'));
     buttons.find((b) => b.textContent === 'Show all')?.dispatchEvent(new MouseEvent('click'));
