@@ -191,9 +191,16 @@ export async function pageProblems(dist, pages, checks = {}, tabs = 2) {
   /** @type {string[]} */
   const problems = [];
   const queue = [...pages];
-  /** One tab taking pages from the queue until it is empty. */
+  /**
+   * One tab taking pages from the queue until it is empty, in a browser context (a window) of
+   * its own that is told it has focus: a tab that is not its window's focused one runs no
+   * requestAnimationFrame, and the timeline, which renders by frames, would wait forever.
+   */
   const worker = async () => {
-    const tab = await browser.newPage();
+    const context = await browser.createBrowserContext();
+    const tab = await context.newPage();
+    const session = await tab.createCDPSession();
+    await session.send('Emulation.setFocusEmulationEnabled', { enabled: true });
     let current = '';
     tab.on('console', (message) => {
       if (message.type() === 'error') problems.push(`${current}: console error: ${message.text()}`);
@@ -226,7 +233,7 @@ export async function pageProblems(dist, pages, checks = {}, tabs = 2) {
     }
     // Leave the last page, so that its late errors are counted too.
     await tab.goto('about:blank');
-    await tab.close();
+    await context.close();
   };
   try {
     await Promise.all(Array.from({ length: tabs }, worker));
