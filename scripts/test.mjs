@@ -2,12 +2,12 @@
 // checked (installed in scratch projects and the framework apps); then the same compiled core
 // tests in Node (node:test), Deno (deno test) and Chromium (web-test-runner).
 // `node scripts/test.mjs <layer>…` runs chosen layers one after the other: check, pack, node,
-// deno, browser.
+// deno, browser, docs.
 //
 // The whole suite (no layer named) runs in three lanes side by side, each step once what it
 // needs is done: build (dist/ and the tarball), then Node, which also waits for the compile;
-// compile, check, Deno and Chromium; the tarball's checks and the framework apps, once the
-// build is done. No step of one lane shares a file, a port or a browser profile with another
+// compile, check, Deno and Chromium; the tarball's checks, the framework apps and the
+// documentation site, once the build is done. No step of one lane shares a file, a port or a browser profile with another
 // (servers listen on port 0, Chromium gets a fresh profile per launch), and every test's
 // verdict is independent of the machine's speed, so the lanes only change how long the run
 // takes. `--serial` runs the whole suite in one lane. The first lane's output streams
@@ -47,6 +47,11 @@ const layers = {
       name: 'typecheck (scripts, checkJs)',
       cmd: bin('tsc'),
       args: ['-p', 'tsconfig.scripts.json'],
+    },
+    {
+      name: 'typecheck (docs site)',
+      cmd: bin('tsc'),
+      args: ['-p', 'docs/.vitepress/tsconfig.json'],
     },
     { name: 'lint', cmd: bin('biome'), args: ['check', '.'] },
     { name: 'layers', cmd: process.execPath, args: ['scripts/check-layers.mjs'] },
@@ -117,6 +122,20 @@ const layers = {
       count: [/^ℹ pass (\d+)/m, /^ℹ fail (\d+)/m],
     },
   ],
+  docs: [
+    {
+      // The site's checker reports planted faults (a broken anchor, a console error…).
+      name: 'docs checker',
+      cmd: process.execPath,
+      args: ['--test', '--test-reporter=spec', 'scripts/docs-check.test.mjs'],
+      count: [/^ℹ pass (\d+)/m, /^ℹ fail (\d+)/m],
+    },
+    // `npm run docs`: the reference, the element pages, llms.txt, then VitePress, which fails
+    // on a dead link.
+    { name: 'docs build', cmd: process.execPath, args: ['scripts/docs-build.mjs'] },
+    // Every page in Chromium, every internal link and anchor, the live elements.
+    { name: 'docs check', cmd: process.execPath, args: ['scripts/docs-check.mjs'] },
+  ],
 };
 
 const argv = process.argv.slice(2);
@@ -164,16 +183,18 @@ const take = (steps, name) => steps.filter((s) => s.step.name === name);
 /** @type {Planned[][]} */
 let lanes;
 if (chosen.length || serial) {
-  lanes = [uncovered(plan(chosen.length ? chosen : ['check', 'pack', 'node', 'deno', 'browser']))];
+  lanes = [
+    uncovered(plan(chosen.length ? chosen : ['check', 'pack', 'node', 'deno', 'browser', 'docs'])),
+  ];
 } else {
-  const all = uncovered(plan(['check', 'pack', 'node', 'deno', 'browser']));
+  const all = uncovered(plan(['check', 'pack', 'node', 'deno', 'browser', 'docs']));
   // Three lanes: build then the Node tests; compile, check, Deno and Chromium; the checks of
-  // the installed tarball, then the framework apps. (Measured from a clean clone on the quiet
+  // the installed tarball, then the framework apps, then the documentation site. (Measured from a clean clone on the quiet
   // machine: 434 s; four lanes, with the apps apart from the tarball's checks, took 453 s, as
   // the two cores were shared among more at once.)
   const lane = (/** @type {string[]} */ names) => names.flatMap((name) => take(all, name));
   const first = lane(['build', 'node']);
-  const third = lane(['pack', 'framework apps']);
+  const third = lane(['pack', 'framework apps', 'docs checker', 'docs build', 'docs check']);
   // The compile first: the Node tests, Deno and Chromium wait for it.
   const rest = all.filter((s) => ![...first, ...third].includes(s));
   const second = [...take(rest, 'compile'), ...rest.filter((s) => s.step !== compile)];

@@ -1,3 +1,10 @@
+/**
+ * `callfold`: events, the Assembler and its Definitions, `PartialArguments`, the provider
+ * adapters, the RxJS operators, tool schemas and the wire codecs (SSE, transcripts). No DOM,
+ * no Node-only API.
+ *
+ * @module callfold
+ */
 export type { ArgumentKind } from './arguments/partial-arguments.js';
 export { PartialArguments } from './arguments/partial-arguments.js';
 export type { Definition } from './assembler/definition.js';

@@ -1,3 +1,8 @@
+/**
+ * `callfold/server/file`: a session store in files, for one Node process.
+ *
+ * @module callfold/server/file
+ */
 import {
   type FileHandle,
   mkdir,

@@ -1,3 +1,10 @@
+/**
+ * `callfold/server`: the `SessionStore` contract and the memory store, the HTTP handler
+ * that serves and follows sessions (`sessionHandler`, `toNodeListener` for Node's `http`),
+ * and `recordAttempt`. Node ≥ 20, Deno, Bun and edge runtimes.
+ *
+ * @module callfold/server
+ */
 export { appendRuns } from './append-runs.js';
 export type { DurableLog } from './durable-log.js';
 export type { FanOutMs } from './fan-out-pacer.js';
