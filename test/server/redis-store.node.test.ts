@@ -401,3 +401,33 @@ describe('redisStore: delete across instances', () => {
     }
   });
 });
+
+describe("redisStore: durability 'replicated'", () => {
+  it('rejects an append no replica confirmed, saying it is on the master only (control: acknowledged resolves)', async () => {
+    // This server has no replica: WAIT 1 returns 0 once its timeout passes.
+    const prefix = `durable${++stores}:`;
+    const replicated = await redisStore({
+      url: redis.url,
+      prefix,
+      durability: 'replicated',
+      replicaTimeoutMs: 20,
+    });
+    const acknowledged = await redisStore({ url: redis.url, prefix });
+    try {
+      const result = (callId: string) => ({ type: 'tool/result' as const, callId, output: '' });
+      let error: unknown;
+      await replicated.append('s', [result('a'), result('b')]).catch((caught: unknown) => {
+        error = caught;
+      });
+      expect(String(error)).to.match(
+        /seq 1–2\) is on the master but no replica confirmed it within 20 ms/,
+      );
+      // It is on the master, as the error says; the next append follows it.
+      const [next] = await acknowledged.append('s', [result('c')]);
+      expect(next?.seq).to.equal(3);
+    } finally {
+      await replicated.close();
+      await acknowledged.close();
+    }
+  });
+});

@@ -1,3 +1,4 @@
+import type { Redis } from 'ioredis';
 import type { CallfoldEvent, SessionEvent, StreamEvent } from '../../events/types.js';
 import { appendAll } from '../../internal/append-all.js';
 import { checkPage } from '../durable-log.js';
@@ -15,7 +16,7 @@ import type {
 } from '../session-store.js';
 import { systemClock } from '../store-clock.js';
 import { checkDurableBatch, checkStreamBatch, settledError } from '../validate-batch.js';
-import { commandName, defineScripts, type RunScript } from './commands.js';
+import { defineScripts, type RunScript } from './commands.js';
 import { type Entry, eventOf } from './feed-ids.js';
 import type { Joiner, SessionTail } from './feed-tail.js';
 import type { RedisStoreOptions } from './redis-store.js';
@@ -38,6 +39,8 @@ export class RedisSessionStore implements SessionStore {
   readonly #feedMax: number;
   readonly #replicated: number | undefined;
   readonly #tails: TailSet;
+  /** The scripts on each master's own connection (`durability: 'replicated'`). */
+  readonly #masters = new WeakMap<Redis, RunScript>();
   readonly #pacer: FanOutPacer | undefined;
   readonly #sweep: ReturnType<typeof setInterval>;
   #closed = false;
@@ -135,10 +138,10 @@ export class RedisSessionStore implements SessionStore {
   }
 
   /**
-   * `durability: 'replicated'`: the append script and `WAIT 1 <timeoutMs>` in one pipeline,
-   * on the connection to the session's master, so that WAIT counts the replicas that have
-   * this append. None within the timeout: the append is on the master but not known to be
-   * on a replica, and `append` rejects saying so.
+   * `durability: 'replicated'`: the append script, then `WAIT 1 <timeoutMs>`, both on the
+   * connection to the session's master, so that WAIT counts the replicas that have this
+   * append. None within the timeout: the append is on the master but not known to be on a
+   * replica, and `append` rejects saying so.
    */
   async #appendReplicated(
     sessionId: string,
@@ -147,19 +150,27 @@ export class RedisSessionStore implements SessionStore {
     count: number,
     timeoutMs: number,
   ): Promise<number> {
-    const pipeline = this.#topology.client.pipeline();
-    const commands = pipeline as unknown as Record<string, (...args: unknown[]) => unknown>;
-    commands[commandName('append')]?.(base, ...args);
-    pipeline.call('WAIT', 1, timeoutMs);
-    const [[appendError, first] = [], [waitError, replicas] = []] = (await pipeline.exec()) ?? [];
-    if (appendError) throw appendError;
-    if (waitError) throw waitError;
-    if (Number(replicas) >= 1) return Number(first);
-    const last = Number(first) + count - 1;
+    const master = await this.#topology.master(base);
+    let run = this.#masters.get(master);
+    if (!run) {
+      run = defineScripts(master);
+      this.#masters.set(master, run);
+    }
+    let first: number;
+    let replicas: number;
+    try {
+      first = Number(await run('append', base, args));
+      replicas = Number(await master.call('WAIT', 1, timeoutMs));
+    } catch (error) {
+      // The slot moved or its master failed: the next append asks where it is now.
+      this.#topology.refresh();
+      throw error;
+    }
+    if (replicas >= 1) return first;
     throw new Error(
-      `redisStore: the append to session ${sessionId} (seq ${first}–${last}) is on the master ` +
-        `but no replica confirmed it within ${timeoutMs} ms (WAIT returned 0); it is lost if ` +
-        'the master fails before it replicates',
+      `redisStore: the append to session ${sessionId} (seq ${first}–${first + count - 1}) is ` +
+        `on the master but no replica confirmed it within ${timeoutMs} ms (WAIT returned 0); ` +
+        'it is lost if the master fails before it replicates',
     );
   }
 

@@ -111,7 +111,15 @@ function topology(
   if (!client.isCluster) {
     const server = client as Redis;
     const link = serverLink(server);
-    return { client, owned, group: () => 0, link: () => link, dropIdle: false };
+    return {
+      client,
+      owned,
+      group: () => 0,
+      link: () => link,
+      dropIdle: false,
+      master: async () => server,
+      refresh: () => {},
+    };
   }
   const cluster = client as Cluster;
   return {
@@ -120,5 +128,18 @@ function topology(
     group: keySlot,
     link: (slot) => slotLink(cluster, slot, (options) => new Connection(options)),
     dropIdle: true,
+    async master(key) {
+      if (cluster.status !== 'ready') {
+        await new Promise((resolve) => cluster.once('ready', resolve));
+      }
+      const address = cluster.slots[keySlot(key)]?.[0];
+      const node = cluster
+        .nodes('master')
+        .find(({ options }) => `${options.host}:${options.port}` === address);
+      if (node) return node;
+      cluster.refreshSlotsCache();
+      throw new Error(`redisStore: no master known for ${key} yet (the cluster is failing over?)`);
+    },
+    refresh: () => cluster.refreshSlotsCache(),
   };
 }

@@ -15,6 +15,10 @@ export interface RedisTopology {
   link(group: number): FeedLink;
   /** Whether a group whose tails all left closes its connection (a cluster's many slots). */
   readonly dropIdle: boolean;
+  /** The connection to the master that serves `key` (the client itself on one Redis). */
+  master(key: string): Promise<Redis>;
+  /** A command found a slot moved or a master gone: the slot table is read again. */
+  refresh(): void;
 }
 
 /**
