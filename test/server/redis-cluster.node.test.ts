@@ -70,6 +70,24 @@ const result = (callId: string) => ({ type: 'tool/result' as const, callId, outp
 const callIds = (events: readonly CallfoldEvent[]) =>
   events.flatMap((event) => (event.type === 'tool/result' ? [event.callId] : []));
 
+describe('keySlot', () => {
+  it("is the slot Redis's CLUSTER KEYSLOT gives, hash tags and non-ASCII ids included", async () => {
+    const keys = [
+      'plain',
+      'callfold:{s1}:seq',
+      'p{}x',
+      'p{a}{b}',
+      'p{{a}}',
+      '{é✓}:log',
+      'x'.repeat(300),
+    ];
+    for (let i = 0; i < 50; i++) keys.push(`callfold:{session-${i}}:feed`);
+    for (const key of keys) {
+      expect(keySlot(key), key).to.equal(Number(await admin.call('CLUSTER', 'KEYSLOT', key)));
+    }
+  });
+});
+
 describe('redisStore on Redis Cluster: two instances', () => {
   it('every key of a session is in its slot, sessions spread over the masters, and followers on the other instance get every session in order', async () => {
     const prefix = `two${++stores}:`;
