@@ -21,11 +21,20 @@ class BlockingLink implements FeedLink {
   #blocked = false;
   #closed = false;
 
+  readonly #open: () => Redis;
+  readonly #admin: () => Redis | undefined;
+  readonly #giveUp: (error: unknown) => boolean;
+
+  /** `giveUp(error)`: whether a failed read's connection is dropped (the next read opens one). */
   constructor(
-    private readonly open: () => Redis,
-    private readonly admin: () => Redis | undefined,
-    private readonly onError: (error: unknown, connection: Redis) => boolean = () => false,
-  ) {}
+    open: () => Redis,
+    admin: () => Redis | undefined,
+    giveUp: (error: unknown) => boolean = () => false,
+  ) {
+    this.#open = open;
+    this.#admin = admin;
+    this.#giveUp = giveUp;
+  }
 
   async read(args: readonly (string | number)[]): Promise<ReadReply> {
     if (this.#closed) throw new Error('closed');
@@ -36,7 +45,7 @@ class BlockingLink implements FeedLink {
       return (await connection.call('XREAD', ...args)) as ReadReply;
     } catch (error) {
       // The link may give up this connection: the next read opens another.
-      if (this.onError(error, connection) && this.#connection === connection) {
+      if (this.#giveUp(error) && this.#connection === connection) {
         this.#connection = undefined;
         this.#id = undefined;
         connection.disconnect();
@@ -49,7 +58,7 @@ class BlockingLink implements FeedLink {
 
   #connect(): Redis {
     if (this.#connection) return this.#connection;
-    const connection = this.open();
+    const connection = this.#open();
     connection.on('error', () => {});
     // A reconnection is a new client: its ID is asked again.
     connection.on('ready', () => {
@@ -61,7 +70,7 @@ class BlockingLink implements FeedLink {
 
   interrupt(): void {
     if (!this.#blocked || this.#id === undefined) return;
-    this.admin()
+    this.#admin()
       ?.call('CLIENT', 'UNBLOCK', this.#id)
       .catch(() => {});
   }

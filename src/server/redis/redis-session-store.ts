@@ -1,4 +1,3 @@
-import type { Redis } from 'ioredis';
 import type { CallfoldEvent, SessionEvent, StreamEvent } from '../../events/types.js';
 import { appendAll } from '../../internal/append-all.js';
 import { checkPage } from '../durable-log.js';
@@ -20,6 +19,7 @@ import { defineScripts, type RunScript } from './commands.js';
 import { type Entry, eventOf } from './feed-ids.js';
 import type { Joiner, SessionTail } from './feed-tail.js';
 import type { RedisStoreOptions } from './redis-store.js';
+import { appendReplicated } from './replicated-append.js';
 import { SessionKeeper } from './session-keeper.js';
 import { type RedisTopology, TailSet } from './tail-set.js';
 
@@ -39,8 +39,6 @@ export class RedisSessionStore implements SessionStore {
   readonly #feedMax: number;
   readonly #replicated: number | undefined;
   readonly #tails: TailSet;
-  /** The scripts on each master's own connection (`durability: 'replicated'`). */
-  readonly #masters = new WeakMap<Redis, RunScript>();
   readonly #pacer: FanOutPacer | undefined;
   readonly #sweep: ReturnType<typeof setInterval>;
   #closed = false;
@@ -133,45 +131,15 @@ export class RedisSessionStore implements SessionStore {
     const first =
       this.#replicated === undefined
         ? Number(await this.#run('append', base, args))
-        : await this.#appendReplicated(sessionId, base, args, bodies.length, this.#replicated);
+        : await appendReplicated(
+            this.#topology,
+            sessionId,
+            base,
+            args,
+            bodies.length,
+            this.#replicated,
+          );
     return bodies.map((body, i) => ({ seq: first + i, ...JSON.parse(body) }) as SessionEvent);
-  }
-
-  /**
-   * `durability: 'replicated'`: the append script, then `WAIT 1 <timeoutMs>`, both on the
-   * connection to the session's master, so that WAIT counts the replicas that have this
-   * append. None within the timeout: the append is on the master but not known to be on a
-   * replica, and `append` rejects saying so.
-   */
-  async #appendReplicated(
-    sessionId: string,
-    base: string,
-    args: readonly (string | number)[],
-    count: number,
-    timeoutMs: number,
-  ): Promise<number> {
-    const master = await this.#topology.master(base);
-    let run = this.#masters.get(master);
-    if (!run) {
-      run = defineScripts(master);
-      this.#masters.set(master, run);
-    }
-    let first: number;
-    let replicas: number;
-    try {
-      first = Number(await run('append', base, args));
-      replicas = Number(await master.call('WAIT', 1, timeoutMs));
-    } catch (error) {
-      // The slot moved or its master failed: the next append asks where it is now.
-      this.#topology.refresh();
-      throw error;
-    }
-    if (replicas >= 1) return first;
-    throw new Error(
-      `redisStore: the append to session ${sessionId} (seq ${first}–${first + count - 1}) is ` +
-        `on the master but no replica confirmed it within ${timeoutMs} ms (WAIT returned 0); ` +
-        'it is lost if the master fails before it replicates',
-    );
   }
 
   async live(sessionId: string, events: readonly StreamEvent[]): Promise<void> {
