@@ -431,3 +431,50 @@ describe("redisStore: durability 'replicated'", () => {
     }
   });
 });
+
+describe('redisStore: leases per session', () => {
+  it('an attempt whose lease ran out while nobody followed the session is settled by the next follow, not replayed (control: within its lease it is)', async () => {
+    const prefix = `lease${++stores}:`;
+    // A sweep that never comes while the test runs: only the session's own scripts settle.
+    const store = await redisStore({ url: redis.url, prefix, leaseMs: 300, sweepMs: 3_600_000 });
+    const admin = new Redis(redis.url);
+    const delta = (attemptId: string) => ({
+      type: 'stream/tool-call-delta' as const,
+      attemptId,
+      block: 0,
+      callId: `${attemptId}:0`,
+      name: 'Write',
+      args: '{',
+    });
+    /** Whether the lease of `attemptId` has run out by Redis's clock, which the scripts read. */
+    const expired = async (attemptId: string) => {
+      const deadline = Number(await admin.zscore(`${prefix}{s}:leases`, attemptId));
+      const [seconds = '0', micros = '0'] = (await admin.time()).map(String);
+      return Number(seconds) * 1000 + Number(micros) / 1000 > deadline;
+    };
+    try {
+      let id = '';
+      for (let attempt = 0; ; attempt++) {
+        id = `dead${attempt}`;
+        await store.live('s', [delta(id)]);
+        const replayed = await collect(store.follow('s', { after: 0 }), (got) =>
+          got.some((event) => 'attemptId' in event && event.attemptId === id),
+        );
+        // A host that stalled past the lease before the follow breaks the control's premise:
+        // started over with another attempt.
+        if (attempt < 20 && (await expired(id).catch(() => true))) continue;
+        expect(replayed, 'within its lease').to.deep.equal([delta(id)]);
+        break;
+      }
+      await waitFor(() => expired(id), 'the lease to run out');
+      await store.append('s', [{ type: 'tool/result', callId: 'r', output: '' }]);
+      const after = await collect(store.follow('s', { after: 0 }), (got) => got.length >= 1);
+      expect(after.map((event) => event.type)).to.deep.equal(['tool/result']);
+      expect(await admin.exists(`${prefix}{s}:a:${id}`)).to.equal(0);
+      expect(store.metrics().leasesExpired).to.be.at.least(1);
+    } finally {
+      admin.disconnect();
+      await store.close();
+    }
+  });
+});
