@@ -1,7 +1,8 @@
 /**
  * One server process of `npm run bench:server` (forked by server.bench.ts, IPC):
  * `server-worker.js <mode> [redis url] [fanOutMs]`, mode `memory` (memoryStore + sessionHandler),
- * `redis` (redisStore + sessionHandler) or `floor` (a bare broadcast: each delta written
+ * `redis` (redisStore + sessionHandler), `cluster` (the same on a Redis Cluster: the url is
+ * `host:port,host:port…`) or `floor` (a bare broadcast: each delta written
  * to every open response, no store). It serves /sessions/<id> on a free loopback port, and
  * on request produces the deltas of one 512 KiB `write` at a fixed pace, reporting when
  * each was handed to the server, its CPU time and, for idle followers, its memory.
@@ -124,7 +125,17 @@ if (mode === 'floor') {
     response.once('close', () => floorClients.delete(response));
   });
 } else {
-  store = mode === 'redis' ? await redisStore({ url, ...paced }) : memoryStore(paced);
+  const nodes = () =>
+    url.split(',').map((node) => {
+      const colon = node.lastIndexOf(':');
+      return { host: node.slice(0, colon), port: Number(node.slice(colon + 1)) };
+    });
+  store =
+    mode === 'redis'
+      ? await redisStore({ url, ...paced })
+      : mode === 'cluster'
+        ? await redisStore({ cluster: nodes(), ...paced })
+        : memoryStore(paced);
   const handler = sessionHandler(store, {
     sessionId: (request) => new URL(request.url).pathname.split('/')[2] ?? '',
     authorize: () => true,

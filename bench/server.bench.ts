@@ -9,6 +9,7 @@
  *   reads) per follower;
  * - the same with a bare in-process broadcast (no store, no handler): the floor;
  * - two instances over Redis, N = 1000 split across them, producer on the first;
+ * - the same on a Redis Cluster (3 masters, a replica each, started on loopback ports);
  * - memory per idle follower (1000 idle followers, server RSS and heap after GC; after a
  *   warm-up, once all are served; three rounds in fresh processes, the median kept);
  * - resume late in a long session (10,000 durable events, the client missed the last 20):
@@ -41,7 +42,7 @@
  * `--deltas N` (default 8192: 128 KiB of content, ~4 s a run; 32768 is the full 512 KiB,
  * ~16 s a run). `--quick`: 2048 deltas and N = 1, 1000 only — every goal line still prints,
  * in a couple of minutes (a smoke run; the quiet run uses the default or `--deltas 32768`).
- * `--sizes 1,100` and `--only fanout,floor,redis,idle,resume` narrow a run further;
+ * `--sizes 1,100` and `--only fanout,floor,redis,cluster,idle,resume` narrow a run further;
  * `--fan-out-ms N` sets the stores' `fanOutMs`; `BENCH_WORKER_ARGS='--cpu-prof'` profiles
  * the server processes.
  */
@@ -54,6 +55,7 @@ import { redisStore } from '../src/server/redis/redis-store.js';
 import { sessionHandler } from '../src/server/session-handler.js';
 import type { UnnumberedEvent } from '../src/server/session-store.js';
 import { encodeSSE } from '../src/wire/sse.js';
+import { startCluster } from '../test/server/support/redis-cluster.js';
 import { startRedis } from '../test/server/support/redis-server.js';
 import { sseOffsets, writeDeltas } from './support/write-deltas.js';
 
@@ -67,9 +69,9 @@ const listed = (name: string, fallback: string) => {
   const at = process.argv.indexOf(`--${name}`);
   return (at > 0 ? (process.argv[at + 1] ?? fallback) : fallback).split(',');
 };
-/** `--sizes 1,100` to skip N = 1000 on a small machine; `--only fanout,floor,redis,idle,resume`. */
+/** `--sizes 1,100` to skip N = 1000 on a small machine; `--only fanout,floor,redis,cluster,idle,resume`. */
 const sizes = listed('sizes', quick ? '1,1000' : '1,100,1000').map(Number);
-const only = listed('only', 'fanout,floor,redis,idle,resume');
+const only = listed('only', 'fanout,floor,redis,cluster,idle,resume');
 /**
  * `--stream-reads`: the followers read as a stream (a Buffer and a 'data' event per read),
  * as before 2026-12-02; by default every read goes into one shared buffer (`onread`).
@@ -630,6 +632,21 @@ try {
     for (const instance of instances) instance.child.send({ type: 'exit' });
     await sleep(500);
   }
+  if (only.includes('cluster')) {
+    const cluster = await startCluster();
+    try {
+      const nodes = cluster.nodes.map(({ host, port }) => `${host}:${port}`).join(',');
+      const instances = [await worker('cluster', nodes), await worker('cluster', nodes)];
+      const n = Math.max(...sizes);
+      const row = await fanOut('redisStore on a cluster, 2 instances', instances, n, `c${n}`);
+      rows.push(row);
+      console.log(row);
+      for (const instance of instances) instance.child.send({ type: 'exit' });
+      await sleep(500);
+    } finally {
+      await cluster.stop();
+    }
+  }
   const idle = only.includes('idle')
     ? { callfold: await idleRounds(1000, 'memory'), floor: await idleRounds(1000, 'floor') }
     : undefined;
@@ -702,6 +719,17 @@ try {
       `two instances over Redis N=${redisRow.n} p99 ≤ 100 ms`,
       `${ms(redisRow.p99)} ms (p50 ${ms(redisRow.p50)} ms, ${redisRow.complete}/${redisRow.n} complete)`,
       check(redisRow.p99 <= 100 && redisRow.complete === redisRow.n),
+    ]);
+  }
+  const clusterRow = rows.find((r) => r.name === 'redisStore on a cluster, 2 instances');
+  if (clusterRow) {
+    const single = redisRow?.p99;
+    goals.push([
+      `two instances over a 3-master Redis Cluster N=${clusterRow.n} p99 ≤ 1.2× the single-Redis row`,
+      `${ms(clusterRow.p99)} ms (p50 ${ms(clusterRow.p50)} ms, ${clusterRow.complete}/${clusterRow.n} complete; single Redis ${single === undefined ? 'not run' : `${ms(single)} ms`})`,
+      single === undefined
+        ? 'info'
+        : check(clusterRow.p99 <= 1.2 * single && clusterRow.complete === clusterRow.n),
     ]);
   }
   if (idle) {

@@ -35,7 +35,7 @@ export interface StoreMetrics {
   readonly bytesHeld?: number;
   /** Follows open on this instance. */
   readonly followers: number;
-  /** Live attempts (Redis: as of this instance's last lease sweep). */
+  /** Live attempts (Redis: in the sessions this instance tails, as far as it has read). */
   readonly liveAttempts: number;
   /** Attempts settled by their lease running out (by this instance's sweeps). */
   readonly leasesExpired: number;

@@ -41,7 +41,7 @@ storeConformance('redisStore', async ({ leaseMs, ttlMs, clock }) => {
       for (let passed = 0; passed < ms; passed += size) {
         const step = Math.min(size, ms - passed);
         await clock?.advance(step);
-        const keys = (await admin.keys(`${prefix}*`)).filter((key) => !key.endsWith('leases'));
+        const keys = await admin.keys(`${prefix}*`);
         for (const key of keys) {
           const left = await admin.pttl(key);
           if (left >= 0) await admin.pexpire(key, left - step);
@@ -189,7 +189,9 @@ async function fanOut(followers: number, writes: number) {
   const admin = new Redis(redis.url);
   try {
     await store.append('s', [{ type: 'turn/start', turnId: 't1' }]);
-    const scriptsBefore = await calls(admin, 'evalsha');
+    // ioredis sends a script's first run on a connection as EVAL, the later ones as EVALSHA.
+    const scripts = async () => (await calls(admin, 'evalsha')) + (await calls(admin, 'eval'));
+    const scriptsBefore = await scripts();
     const handed: (readonly CallfoldEvent[])[][] = [];
     const reading: Promise<void>[] = [];
     for (let i = 0; i < followers; i++) {
@@ -210,7 +212,7 @@ async function fanOut(followers: number, writes: number) {
     }
     // Every follower has its backlog (seq 1): all of them read the feed from here.
     await waitFor(() => handed.every((got) => got.length > 0), 'every backlog');
-    const joinScripts = (await calls(admin, 'evalsha')) - scriptsBefore;
+    const joinScripts = (await scripts()) - scriptsBefore;
     const readsBefore = await calls(admin, 'xread');
     for (let k = 0; k < writes; k++) {
       await store.live('s', [delta('a', k)]);
@@ -396,6 +398,83 @@ describe('redisStore: delete across instances', () => {
     } finally {
       await one.close();
       await two.close();
+    }
+  });
+});
+
+describe("redisStore: durability 'replicated'", () => {
+  it('rejects an append no replica confirmed, saying it is on the master only (control: acknowledged resolves)', async () => {
+    // This server has no replica: WAIT 1 returns 0 once its timeout passes.
+    const prefix = `durable${++stores}:`;
+    const replicated = await redisStore({
+      url: redis.url,
+      prefix,
+      durability: 'replicated',
+      replicaTimeoutMs: 20,
+    });
+    const acknowledged = await redisStore({ url: redis.url, prefix });
+    try {
+      const result = (callId: string) => ({ type: 'tool/result' as const, callId, output: '' });
+      let error: unknown;
+      await replicated.append('s', [result('a'), result('b')]).catch((caught: unknown) => {
+        error = caught;
+      });
+      expect(String(error)).to.match(
+        /seq 1–2\) is on the master but no replica confirmed it within 20 ms/,
+      );
+      // It is on the master, as the error says; the next append follows it.
+      const [next] = await acknowledged.append('s', [result('c')]);
+      expect(next?.seq).to.equal(3);
+    } finally {
+      await replicated.close();
+      await acknowledged.close();
+    }
+  });
+});
+
+describe('redisStore: leases per session', () => {
+  it('an attempt whose lease ran out while nobody followed the session is settled by the next follow, not replayed (control: within its lease it is)', async () => {
+    const prefix = `lease${++stores}:`;
+    // A sweep that never comes while the test runs: only the session's own scripts settle.
+    const store = await redisStore({ url: redis.url, prefix, leaseMs: 300, sweepMs: 3_600_000 });
+    const admin = new Redis(redis.url);
+    const delta = (attemptId: string) => ({
+      type: 'stream/tool-call-delta' as const,
+      attemptId,
+      block: 0,
+      callId: `${attemptId}:0`,
+      name: 'Write',
+      args: '{',
+    });
+    /** Whether the lease of `attemptId` has run out by Redis's clock, which the scripts read. */
+    const expired = async (attemptId: string) => {
+      const deadline = Number(await admin.zscore(`${prefix}{s}:leases`, attemptId));
+      const [seconds = '0', micros = '0'] = (await admin.time()).map(String);
+      return Number(seconds) * 1000 + Number(micros) / 1000 > deadline;
+    };
+    try {
+      let id = '';
+      for (let attempt = 0; ; attempt++) {
+        id = `dead${attempt}`;
+        await store.live('s', [delta(id)]);
+        const replayed = await collect(store.follow('s', { after: 0 }), (got) =>
+          got.some((event) => 'attemptId' in event && event.attemptId === id),
+        );
+        // A host that stalled past the lease before the follow breaks the control's premise:
+        // started over with another attempt.
+        if (attempt < 20 && (await expired(id).catch(() => true))) continue;
+        expect(replayed, 'within its lease').to.deep.equal([delta(id)]);
+        break;
+      }
+      await waitFor(() => expired(id), 'the lease to run out');
+      await store.append('s', [{ type: 'tool/result', callId: 'r', output: '' }]);
+      const after = await collect(store.follow('s', { after: 0 }), (got) => got.length >= 1);
+      expect(after.map((event) => event.type)).to.deep.equal(['tool/result']);
+      expect(await admin.exists(`${prefix}{s}:a:${id}`)).to.equal(0);
+      expect(store.metrics().leasesExpired).to.be.at.least(1);
+    } finally {
+      admin.disconnect();
+      await store.close();
     }
   });
 });

@@ -7,9 +7,7 @@
  * With `ttlMs`, every script that writes (append, live, renew, a lease settle) and a
  * follow's snapshot set `PEXPIRE ttlMs` on every key of the session, and each instance
  * renews it for the sessions it has followers of; so a session expires, all keys together,
- * once nobody has written to or followed it for ttlMs. The global leases key is not a
- * session's: its members go with their settle (a sweep of a lease whose session expired
- * settles into keys that expire again).
+ * once nobody has written to or followed it for ttlMs, leases included.
  */
 
 /**
@@ -26,7 +24,7 @@ end
 local function touch(base, ttl)
   ttl = tonumber(ttl)
   if ttl <= 0 then return end
-  for _, suffix in ipairs({ ':seq', ':log', ':feed', ':attempts', ':settled', ':life' }) do
+  for _, suffix in ipairs({ ':seq', ':log', ':feed', ':attempts', ':leases', ':settled', ':life' }) do
     redis.call('PEXPIRE', base .. suffix, ttl)
   end
   for _, id in ipairs(redis.call('LRANGE', base .. ':attempts', 0, -1)) do
@@ -35,42 +33,41 @@ local function touch(base, ttl)
 end
 `;
 
-/** ARGV: base, fresh life, ttlMs. Returns the session's life (given now if it had none). */
-export const lifeScript = `${lifeFunctions}
-begin(ARGV[1], ARGV[2])
-touch(ARGV[1], ARGV[3])
-return redis.call('GET', ARGV[1] .. ':life')
+/** ARGV: fresh life, ttlMs. Returns the session's life (given now if it had none). */
+const life = `${lifeFunctions}
+begin(KEYS[1], ARGV[1])
+touch(KEYS[1], ARGV[2])
+return redis.call('GET', KEYS[1] .. ':life')
 `;
 
 /**
- * ARGV: ttlMs, then bases. Renews the expiry of each session followed here. Returns each
- * one's life ('' for a session that is gone).
+ * ARGV: ttlMs. Renews the expiry of a session followed here. Returns its life ('' for a
+ * session that is gone).
  */
-export const keepScript = `${lifeFunctions}
-local lives = {}
-for i = 2, #ARGV do
-  touch(ARGV[i], ARGV[1])
-  table.insert(lives, redis.call('GET', ARGV[i] .. ':life') or '')
-end
-return lives
+const keep = `${lifeFunctions}
+touch(KEYS[1], ARGV[1])
+return redis.call('GET', KEYS[1] .. ':life') or ''
 `;
 
 /**
- * KEYS: leases. ARGV: base, session, feedMax. Removes the session: its keys, its attempts'
- * leases, its life. The feed keeps one entry, field `d`, for a minute: the instances tailing
- * it read the mark and end their followers (a new life of the id deletes that feed first).
+ * ARGV: feedMax. Removes the session: its keys, its attempts and their leases, its life.
+ * The feed keeps one entry, field `d`, for a minute: the instances tailing it read the mark
+ * and end their followers (a new life of the id deletes that feed first).
  */
-export const deleteScript = `
-local base, session = ARGV[1], ARGV[2]
+const remove = `
+local base = KEYS[1]
 for _, id in ipairs(redis.call('LRANGE', base .. ':attempts', 0, -1)) do
   redis.call('DEL', base .. ':a:' .. id)
-  redis.call('ZREM', KEYS[1], session .. ' ' .. id)
 end
 local last = redis.call('GET', base .. ':seq') or '0'
-redis.call('DEL', base .. ':seq', base .. ':log', base .. ':attempts', base .. ':settled', base .. ':life')
+redis.call('DEL', base .. ':seq', base .. ':log', base .. ':attempts', base .. ':leases',
+  base .. ':settled', base .. ':life')
 if redis.call('EXISTS', base .. ':feed') == 1 then
-  redis.call('XADD', base .. ':feed', 'MAXLEN', '~', ARGV[3], last .. '-*', 'd', '1')
+  redis.call('XADD', base .. ':feed', 'MAXLEN', '~', ARGV[1], last .. '-*', 'd', '1')
   redis.call('PEXPIRE', base .. ':feed', 60000)
 end
 return 0
 `;
+
+/** The retention scripts by command name; each takes one key, the session's base `P{S}`. */
+export const retentionScripts = { life, keep, delete: remove } as const;

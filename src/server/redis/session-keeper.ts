@@ -1,12 +1,7 @@
 import { type StoreClock, unrefTimer } from '../store-clock.js';
-import { keepScript } from './retention.js';
 
-/** Runs one of `redisStore`'s Lua scripts. */
-export type RunScript = (
-  lua: string,
-  keys: readonly string[],
-  args: readonly (string | number)[],
-) => Promise<unknown>;
+/** Renews the expiry of the session whose key base is `base`; resolves with its life ('' if gone). */
+export type Keep = (base: string) => Promise<string>;
 
 /** A session this instance has followers of, as the keeper sees it. */
 export interface FollowedSession {
@@ -20,14 +15,15 @@ export interface FollowedSession {
 
 /**
  * The follower half of `redisStore`'s `ttlMs`: a session with followers on this instance
- * must not expire, so every ttlMs / 3 (three tries per ttlMs) one script renews the expiry of
- * every key of each session followed here and returns their lives; a session whose life
- * changed was deleted meanwhile, and its followers here end.
+ * must not expire, so every ttlMs / 3 (three tries per ttlMs) a script for each session
+ * followed here renews the expiry of its keys and returns its life (one script per session:
+ * a cluster spreads them over its nodes); a session whose life changed was deleted
+ * meanwhile, and its followers here end.
  */
 export class SessionKeeper {
   readonly #ttlMs: number | undefined;
   readonly #clock: StoreClock;
-  readonly #run: RunScript;
+  readonly #keep: Keep;
   readonly #followed: () => readonly FollowedSession[];
   #timer: unknown;
   #closed = false;
@@ -35,7 +31,7 @@ export class SessionKeeper {
   constructor(
     ttlMs: number | undefined,
     clock: StoreClock,
-    run: RunScript,
+    keep: Keep,
     followed: () => readonly FollowedSession[],
   ) {
     if (ttlMs !== undefined && !(Number.isFinite(ttlMs) && ttlMs > 0)) {
@@ -43,7 +39,7 @@ export class SessionKeeper {
     }
     this.#ttlMs = ttlMs;
     this.#clock = clock;
-    this.#run = run;
+    this.#keep = keep;
     this.#followed = followed;
     this.#arm();
   }
@@ -55,8 +51,7 @@ export class SessionKeeper {
       try {
         const sessions = this.#followed();
         if (sessions.length === 0) return;
-        const bases = sessions.map((session) => session.base);
-        const lives = (await this.#run(keepScript, [], [ttlMs, ...bases])) as string[];
+        const lives = await Promise.all(sessions.map((session) => this.#keep(session.base)));
         sessions.forEach((session, i) => {
           if (lives[i] !== session.life) session.stale();
         });

@@ -12,7 +12,8 @@ export interface RunningRedis {
   stop(): Promise<void>;
 }
 
-async function freePort(): Promise<number> {
+/** A port free on loopback now (bound, then released). */
+export async function freePort(): Promise<number> {
   const server = createServer();
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
