@@ -228,6 +228,15 @@ export async function pageProblems(dist, pages, checks = {}, tabs = 2, followed 
           loaded = true;
         }
         await checks[page]?.(tab);
+        // callfold's elements live only in the live components; one anywhere else is a tag
+        // that some text let through as HTML (a title in the sidebar or the pager, say).
+        const strays = await tab.evaluate(() =>
+          Array.from(document.querySelectorAll('tool-timeline, tool-group, tool-row'))
+            .filter((el) => !el.closest('.callfold-replay, .callfold-stages'))
+            .map((el) => `<${el.localName}> in ${el.parentElement?.className || 'the page'}`),
+        );
+        for (const stray of strays)
+          problems.push(`${page}: an element outside the live ones: ${stray}`);
       } catch (error) {
         problems.push(`${page}: ${error instanceof Error ? error.message : error}`);
       }
@@ -298,7 +307,7 @@ async function replayShows(page) {
           el,
           ...(el.shadowRoot ? deep(el.shadowRoot) : []),
         ]);
-      const timeline = document.querySelector('tool-timeline');
+      const timeline = document.querySelector('.callfold-replay tool-timeline');
       if (!timeline?.shadowRoot) return false;
       const rows = deep(timeline.shadowRoot).filter((el) => el.localName === 'tool-row');
       const drawn = rows.filter((row) => (row.shadowRoot?.childElementCount ?? 0) > 0);

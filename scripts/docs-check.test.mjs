@@ -58,9 +58,11 @@ test('links: a planted broken anchor, a link to no page and a missing repository
   assert.match(problems.join('\n'), /docs\/no-such-file\.md, which is not in the repository/);
 });
 
-test('pages: a planted console.error, an uncaught error, a missing resource and a failed check are reported; a sound page is not', async () => {
+test('pages: a planted console.error, an uncaught error, a missing resource, a failed check and an element outside the live ones are reported; a sound page is not', async () => {
   const dist = site('pages', {
-    'sound.html': '<p>fine</p><script>console.log("not an error")</script>',
+    'sound.html':
+      '<p>fine</p><div class="callfold-replay"><tool-timeline></tool-timeline></div><script>console.log("not an error")</script>',
+    'stray.html': '<p class="text">Long sessions in <tool-timeline></tool-timeline></p>',
     'console.html': '<script>console.error("planted console error")</script>',
     'throws.html': '<script>throw new Error("planted uncaught error")</script>',
     'missing.html': '<img src="/planted-missing.png" alt="">',
@@ -68,7 +70,7 @@ test('pages: a planted console.error, an uncaught error, a missing resource and 
   });
   const problems = await pageProblems(
     dist,
-    ['sound.html', 'console.html', 'throws.html', 'missing.html', 'checked.html'],
+    ['sound.html', 'stray.html', 'console.html', 'throws.html', 'missing.html', 'checked.html'],
     {
       'checked.html': async (page) => {
         const rows = await page.evaluate(() => document.querySelectorAll('tool-row').length);
@@ -85,6 +87,7 @@ test('pages: a planted console.error, an uncaught error, a missing resource and 
     /^missing\.html: HTTP 404 for http:\/\/127\.0\.0\.1:\d+\/planted-missing\.png/m,
   );
   assert.match(text, /^checked\.html: planted: the page shows no rows/m);
+  assert.match(text, /^stray\.html: an element outside the live ones: <tool-timeline> in text/m);
 });
 
 test("GitHub's heading slugs", () => {

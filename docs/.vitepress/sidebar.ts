@@ -26,8 +26,23 @@ const GUIDE_ORDER = [
   'testing',
 ];
 
-/** A page's title: its front matter's `title`, else its first `# ` heading, else its name. */
+/**
+ * A title as sidebar text, which VitePress renders as HTML (in the sidebar and the pager):
+ * "Long sessions in `<tool-timeline>`" made a live, empty `<tool-timeline>` in every page's
+ * pager, beside the one a page shows.
+ */
+const escapeHTML = (text: string) =>
+  text.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;');
+
+/**
+ * A page's title as sidebar text (HTML-escaped): its front matter's `title`, else its first
+ * `# ` heading, else its name.
+ */
 export function pageTitle(file: string): string {
+  return escapeHTML(rawTitle(file));
+}
+
+function rawTitle(file: string): string {
   const text = readFileSync(file, 'utf8');
   const front = /^---\n([\s\S]*?)\n---\n/.exec(text);
   const title = front?.[1] && /^title:\s*(.+)$/m.exec(front[1])?.[1];
