@@ -178,7 +178,7 @@ ${optIn ? "import type {} from 'callfold/elements/svelte';\n" : ''}</script>
 <tool-row node={12345} expanded />
 `;
 
-test('Svelte 5: a wrong property type fails svelte-check for its type; without callfold/elements/svelte (the control) it passes', () => {
+test("Svelte 5: a wrong property type fails svelte-check for its type; without callfold/elements/svelte (the control) it passes; the guide's recipe checks", () => {
   const dir = join(workspace, 'svelte');
   mkdirSync(join(dir, 'negative'), { recursive: true });
   writeFileSync(
@@ -202,6 +202,24 @@ test('Svelte 5: a wrong property type fails svelte-check for its type; without c
   assert.match(typed.output, /Negative\.svelte/);
   const untyped = check(false);
   assert.equal(untyped.status, 0, `without the typings the tag takes anything:\n${untyped.output}`);
+  // The guide's Svelte recipe (docs/guide/frameworks.md), in a program of its own: its opt-in
+  // to the typings would reach the control above.
+  const recipes = markedSamples(repository, { '<!-- typecheck: svelte -->': 'svelte' });
+  assert.ok(recipes.length >= 1, 'the guide has a Svelte recipe');
+  mkdirSync(join(dir, 'recipes'), { recursive: true });
+  for (const recipe of recipes) {
+    writeFileSync(join(dir, `recipes/${recipe.name.replaceAll('-', '_')}.svelte`), recipe.code);
+  }
+  writeFileSync(
+    join(dir, 'tsconfig.recipes.json'),
+    JSON.stringify({ extends: './tsconfig.json', include: ['recipes/**/*.svelte'] }),
+  );
+  const recipe = spawnSync(
+    process.execPath,
+    [bin, '--tsconfig', './tsconfig.recipes.json', '--output', 'machine'],
+    { cwd: dir, encoding: 'utf8' },
+  );
+  assert.equal(recipe.status, 0, `the guide's Svelte recipe:\n${recipe.stdout}${recipe.stderr}`);
 });
 
 // biome-ignore lint/suspicious/noControlCharactersInRegex: stripping ANSI colour codes.

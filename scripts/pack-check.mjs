@@ -34,6 +34,8 @@ const consumerDependencies = [
   '@types/react@19',
   'vue@3.5',
   'vue-tsc@3',
+  // The optional peer of callfold/server/redis, which the guide's Redis samples import.
+  'ioredis@5',
 ];
 
 before(
