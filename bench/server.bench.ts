@@ -51,6 +51,7 @@ import { connect } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { Redis } from 'ioredis';
 import { createResumableStreamContext } from 'resumable-stream/ioredis';
+import { memoryStore } from '../src/server/memory-store.js';
 import { redisStore } from '../src/server/redis/redis-store.js';
 import { sessionHandler } from '../src/server/session-handler.js';
 import type { UnnumberedEvent } from '../src/server/session-store.js';
@@ -69,9 +70,9 @@ const listed = (name: string, fallback: string) => {
   const at = process.argv.indexOf(`--${name}`);
   return (at > 0 ? (process.argv[at + 1] ?? fallback) : fallback).split(',');
 };
-/** `--sizes 1,100` to skip N = 1000 on a small machine; `--only fanout,floor,redis,cluster,idle,resume`. */
+/** `--sizes 1,100` to skip N = 1000 on a small machine; `--only fanout,floor,redis,cluster,idle,resume,retention`. */
 const sizes = listed('sizes', quick ? '1,1000' : '1,100,1000').map(Number);
-const only = listed('only', 'fanout,floor,redis,cluster,idle,resume');
+const only = listed('only', 'fanout,floor,redis,cluster,idle,resume,retention');
 /**
  * `--stream-reads`: the followers read as a stream (a Buffer and a 'data' event per read),
  * as before 2026-12-02; by default every read goes into one shared buffer (`onread`).
@@ -480,6 +481,36 @@ async function idleMemory(n: number, mode: 'memory' | 'floor' = 'memory') {
 }
 
 /** Three rounds, each in a fresh server process: every round and the median heap. */
+/**
+ * `memoryStore()` with its default bounds (10,000 sessions, 256 MiB of held events) given
+ * `sessions` sessions of about 8 KiB each, one after another, as a server that runs for weeks
+ * meets them: what it holds after, by its metrics and by this process's heap after a full GC
+ * (over the heap before the store was made).
+ */
+async function retentionRow(sessions: number) {
+  const gc = (globalThis as { gc?: () => void }).gc;
+  gc?.();
+  const before = process.memoryUsage().heapUsed;
+  const store = memoryStore();
+  const started = performance.now();
+  for (let i = 0; i < sessions; i++) {
+    // A fresh string per session, as JSON from a request would be.
+    const output = `${i}:`.padEnd(8 * 1024 - 200, String.fromCharCode(97 + (i % 26)));
+    await store.append(`s${i}`, [
+      { type: 'turn/start', turnId: 't' },
+      { type: 'tool/call', callId: 'c', name: 'Read', args: { file_path: `src/${i}.ts` } },
+      { type: 'tool/result', callId: 'c', output },
+      { type: 'turn/end', turnId: 't' },
+    ]);
+  }
+  const seconds = (performance.now() - started) / 1000;
+  gc?.();
+  const heap = process.memoryUsage().heapUsed - before;
+  const metrics = store.metrics();
+  await store.close();
+  return { sessions, seconds, heap, metrics };
+}
+
 async function idleRounds(n: number, mode: 'memory' | 'floor') {
   const rounds = [];
   for (let i = 0; i < 3; i++) rounds.push(await idleMemory(n, mode));
@@ -653,6 +684,8 @@ try {
   console.log('idle follower', idle);
   const resume = only.includes('resume') ? await resumeBytes(redis.url) : undefined;
   console.log('resume', resume);
+  const retention = only.includes('retention') ? await retentionRow(50_000) : undefined;
+  console.log('retention', retention);
 
   const ms = (value: number) => value.toFixed(1);
   console.log(
@@ -750,6 +783,15 @@ try {
       'resume against resumable-stream with skipCharacters (the client counts characters)',
       `${(resume.skipped.bytes / resume.callfoldBytes).toFixed(2)}× callfold's bytes, correct: ${resume.skipped.correct}`,
       'info',
+    ]);
+  }
+  if (retention) {
+    const mib = (bytes: number) => `${(bytes / 2 ** 20).toFixed(1)} MiB`;
+    const { metrics } = retention;
+    goals.push([
+      'memoryStore() defaults after 50,000 sessions of 8 KiB: within its bounds (10,000 sessions, 256 MiB held)',
+      `${metrics.sessions} sessions, ${mib(metrics.bytesHeld ?? 0)} held (JSON), ${metrics.evictions} evicted; heap +${mib(retention.heap)} after GC; ${retention.seconds.toFixed(1)} s`,
+      check(metrics.sessions <= 10_000 && (metrics.bytesHeld ?? 0) <= 256 * 2 ** 20),
     ]);
   }
   console.log('\n| goal | measured | status |\n|---|---|---|');
