@@ -10,24 +10,10 @@ import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 
-/** The guide's reading order, as the site's sidebar has it (docs/.vitepress/sidebar.ts). */
-const ORDER = [
-  'getting-started',
-  'rendering',
-  'frameworks',
-  'providers',
-  'serving',
-  'production',
-  'production-redis',
-  'long-sessions',
-  'arguments',
-  'events',
-  'transcripts',
-  'security',
-  'benchmarks',
-  'architecture',
-  'testing',
-];
+/** The guide's reading order, as the site's sidebar has it. @type {string[]} */
+const ORDER = JSON.parse(
+  readFileSync(new URL('../docs/.vitepress/guide-order.json', import.meta.url), 'utf8'),
+);
 
 /**
  * The Markdown files under `dir`, in reading order (a folder's index.md first).

@@ -5,26 +5,12 @@ import type { DefaultTheme } from 'vitepress';
 type Item = DefaultTheme.SidebarItem;
 
 /**
- * The guide's reading order. Pages not named here (added later) follow, by file name; a
+ * The guide's reading order (guide-order.json, which llms.txt follows too). Pages not named here (added later) follow, by file name; a
  * folder (`providers/`) is a group whose `index.md` leads.
  */
-const GUIDE_ORDER = [
-  'getting-started',
-  'rendering',
-  'frameworks',
-  'providers',
-  'serving',
-  'production',
-  'production-redis',
-  'long-sessions',
-  'arguments',
-  'events',
-  'transcripts',
-  'security',
-  'benchmarks',
-  'architecture',
-  'testing',
-];
+const GUIDE_ORDER: readonly string[] = JSON.parse(
+  readFileSync(new URL('./guide-order.json', import.meta.url), 'utf8'),
+);
 
 /**
  * A title as sidebar text, which VitePress renders as HTML (in the sidebar and the pager):

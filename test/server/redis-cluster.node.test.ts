@@ -14,6 +14,7 @@ import type { SessionStore } from '../../src/server/session-store.js';
 import { waitFor } from '../support/wait-for.js';
 import { collect, seqs, storeConformance } from './store-conformance.js';
 import { type RunningCluster, startCluster } from './support/redis-cluster.js';
+import { elapseKeys } from './support/redis-ttl.js';
 
 let cluster: RunningCluster;
 let admin: Cluster;
@@ -49,19 +50,8 @@ storeConformance('redisStore on Redis Cluster', async ({ leaseMs, ttlMs, clock }
   });
   return {
     store,
-    // As the single-Redis fixture: every key of this store loses `ms` of its TTL, in twelve
-    // steps, the store's clock (its renewals) moving along.
-    async elapse(ms: number) {
-      const size = Math.max(50, Math.ceil(ms / 12));
-      for (let passed = 0; passed < ms; passed += size) {
-        const step = Math.min(size, ms - passed);
-        await clock?.advance(step);
-        for (const key of await keysOf(prefix)) {
-          const left = await admin.pttl(key);
-          if (left >= 0) await admin.pexpire(key, left - step);
-        }
-      }
-    },
+    // Time passes for Redis's TTLs as for the store's clock (support/redis-ttl.ts).
+    elapse: (ms: number) => elapseKeys(admin, () => keysOf(prefix), clock, ms),
     dispose: () => store.close(),
   };
 });

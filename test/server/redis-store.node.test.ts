@@ -10,6 +10,7 @@ import { decodeSSE } from '../../src/wire/sse.js';
 import { waitFor } from '../support/wait-for.js';
 import { collect, follower, seqs, storeConformance } from './store-conformance.js';
 import { type RunningRedis, startRedis } from './support/redis-server.js';
+import { elapseKeys } from './support/redis-ttl.js';
 
 let redis: RunningRedis;
 let stores = 0;
@@ -33,21 +34,8 @@ storeConformance('redisStore', async ({ leaseMs, ttlMs, clock }) => {
   const admin = new Redis(redis.url);
   return {
     store,
-    // Redis expires keys by its own clock: time passes for it as every key of this store
-    // loses `ms` of its TTL, in twelve steps (at least 50 ms each), the store's clock (its
-    // renewals) moving along.
-    async elapse(ms: number) {
-      const size = Math.max(50, Math.ceil(ms / 12));
-      for (let passed = 0; passed < ms; passed += size) {
-        const step = Math.min(size, ms - passed);
-        await clock?.advance(step);
-        const keys = await admin.keys(`${prefix}*`);
-        for (const key of keys) {
-          const left = await admin.pttl(key);
-          if (left >= 0) await admin.pexpire(key, left - step);
-        }
-      }
-    },
+    // Time passes for Redis's TTLs as for the store's clock (support/redis-ttl.ts).
+    elapse: (ms: number) => elapseKeys(admin, () => admin.keys(`${prefix}*`), clock, ms),
     async dispose() {
       admin.disconnect();
       await store.close();
