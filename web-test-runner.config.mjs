@@ -9,26 +9,18 @@
 import { fileURLToPath } from 'node:url';
 import { chromeLauncher } from '@web/test-runner-chrome';
 import { visualRegressionPlugin } from '@web/test-runner-visual-regression/plugin';
-import { chromiumArgs, chromiumPath } from './scripts/find-chromium.mjs';
+import { chromiumArgs, chromiumPath, focusedPage } from './scripts/find-chromium.mjs';
 import { coreBundles } from './scripts/test-bundles.mjs';
 
 const baselines = fileURLToPath(new URL('test/elements/screenshots/baseline/', import.meta.url));
 const screenshots = fileURLToPath(new URL('.build/screenshots/', import.meta.url));
 
 /**
- * Each test page in a browser context (a window) of its own, told that it has focus: with
- * several pages at once (`concurrency`), a page that is not the focused tab of its window
- * runs no requestAnimationFrame and receives no keyboard focus, and tests of either would wait
- * forever.
+ * Each test page in a window of its own that has focus, as `concurrency` needs
+ * (scripts/find-chromium.mjs, `focusedPage`).
  * @param {{ browser: import('puppeteer-core').Browser }} args
  */
-async function createPage({ browser }) {
-  const context = await browser.createBrowserContext();
-  const page = await context.newPage();
-  const session = await page.createCDPSession();
-  await session.send('Emulation.setFocusEmulationEnabled', { enabled: true });
-  return page;
-}
+const createPage = ({ browser }) => focusedPage(browser);
 
 export default {
   // The core tests, a few files to a page (scripts/test-bundles.mjs), and each element test

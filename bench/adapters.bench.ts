@@ -21,7 +21,7 @@ import type { Observable } from 'rxjs';
 import type { Conversation } from '../src/conversation/conversation.js';
 import type { CallfoldEvent } from '../src/events/types.js';
 import { assemble } from '../src/rx/assemble.js';
-import { type ContestantChunks, contestant, contestantNames } from './support/adapter-chunks.js';
+import { contestant, contestantNames } from './support/adapter-chunks.js';
 import { buildWriteArguments } from './support/content.js';
 import { goal, goalTable } from './support/goals.js';
 import { median } from './support/stats.js';
@@ -82,43 +82,56 @@ if (contestantName !== undefined) {
   process.on('message', async () => {
     process.send?.(await run(own.adapt(paced(own.chunks))));
   });
-  process.send?.('ready');
+  // Ready: what the report shows of it.
+  process.send?.({ title: own.title, chunks: own.chunks.length });
 } else {
   await compare();
 }
 
-/** A contestant's process, and a way to ask it for one run. */
-function start(name: string): Promise<{ child: ChildProcess; run: () => Promise<RunResult> }> {
+/** A started contestant: its title and chunk count, its process, and one run on request. */
+interface Started {
+  readonly title: string;
+  readonly chunks: number;
+  readonly child: ChildProcess;
+  run(): Promise<RunResult>;
+}
+
+/** A contestant's process, once it has built its chunks. */
+function start(name: string): Promise<Started> {
   const child = fork(fileURLToPath(import.meta.url), [name], { stdio: 'inherit' });
   const run = () =>
     new Promise<RunResult>((resolve, reject) => {
-      child.once('message', (result) => resolve(result as RunResult));
-      child.once('exit', (code) => reject(new Error(`${name} exited (${code})`)));
+      const exited = (code: number | null) => reject(new Error(`${name} exited (${code})`));
+      child.once('exit', exited);
+      child.once('message', (result) => {
+        child.off('exit', exited);
+        resolve(result as RunResult);
+      });
       child.send('run');
     });
   return new Promise((resolve, reject) => {
-    child.once('message', () => resolve({ child, run }));
+    child.once('message', (ready) => {
+      const { title, chunks } = ready as { title: string; chunks: number };
+      resolve({ title, chunks, child, run });
+    });
     child.once('exit', (code) => reject(new Error(`${name} exited (${code})`)));
   });
 }
 
 async function compare(): Promise<void> {
-  // Titles and chunk counts only: the chunks are built and kept in the contestants' processes.
-  const entries = contestantNames.map((name) => {
-    const { title, chunks } = contestant(write, name) as ContestantChunks;
-    return [name, { title, chunks: { length: chunks.length } }] as const;
-  });
+  // The chunks are built and kept in the contestants' processes only.
+  const entries: [string, Started][] = [];
+  for (const name of contestantNames) entries.push([name, await start(name)]);
+  const processes = new Map(entries);
   const wall = new Map<string, number[]>(entries.map(([name]) => [name, []]));
   const cpu = new Map<string, number[]>(entries.map(([name]) => [name, []]));
   const ratios = new Map<string, number[]>(entries.map(([name]) => [name, []]));
-  const processes = new Map<string, Awaited<ReturnType<typeof start>>>();
-  for (const [name] of entries) processes.set(name, await start(name));
   let maxLoad = 0;
   const began = performance.now();
   for (let round = 0; round < WARMUP + ROUNDS; round++) {
     const times = new Map<string, number>();
     for (const [name] of entries) {
-      const result = await (processes.get(name) as Awaited<ReturnType<typeof start>>).run();
+      const result = await (processes.get(name) as Started).run();
       if (result.path !== write.path || result.length !== write.content.length) {
         throw new Error(`${name}: the row read ${result.path} / ${result.length}`);
       }
@@ -154,7 +167,7 @@ async function compare(): Promise<void> {
       ],
       entries.map(([name, contestant]) => [
         contestant.title,
-        String(contestant.chunks.length),
+        String(contestant.chunks),
         `${median(wall.get(name) ?? []).toFixed(1)} ms`,
         `${median(cpu.get(name) ?? []).toFixed(1)} ms`,
         `${median(ratios.get(name) ?? []).toFixed(2)}×`,

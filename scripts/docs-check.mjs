@@ -17,7 +17,7 @@ import { extname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import puppeteer from 'puppeteer-core';
-import { chromiumArgs, chromiumPath } from './find-chromium.mjs';
+import { chromiumArgs, chromiumPath, focusedPage } from './find-chromium.mjs';
 
 const REPOSITORY =
   /^https:\/\/(?:github\.com\/callfold\/callfold\/(?:blob|tree)\/main|raw\.githubusercontent\.com\/callfold\/callfold\/main)\/([^?#]*)/;
@@ -188,15 +188,11 @@ export async function pageProblems(dist, pages, checks = {}, tabs = 2, followed 
   const problems = [];
   const queue = [...pages];
   /**
-   * One tab taking pages from the queue until it is empty, in a browser context (a window) of
-   * its own that is told it has focus: a tab that is not its window's focused one runs no
-   * requestAnimationFrame, and the timeline, which renders by frames, would wait forever.
+   * One tab taking pages from the queue until it is empty, in a window of its own that has
+   * focus (`focusedPage`): the timeline renders by animation frames.
    */
   const worker = async () => {
-    const context = await browser.createBrowserContext();
-    const tab = await context.newPage();
-    const session = await tab.createCDPSession();
-    await session.send('Emulation.setFocusEmulationEnabled', { enabled: true });
+    const tab = await focusedPage(browser);
     let current = '';
     tab.on('console', (message) => {
       if (message.type() === 'error') problems.push(`${current}: console error: ${message.text()}`);
@@ -243,7 +239,7 @@ export async function pageProblems(dist, pages, checks = {}, tabs = 2, followed 
     }
     // Leave the last page, so that its late errors are counted too.
     await tab.goto('about:blank');
-    await context.close();
+    await tab.browserContext().close();
   };
   try {
     await Promise.all(Array.from({ length: tabs }, worker));

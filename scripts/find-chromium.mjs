@@ -20,6 +20,21 @@ export const chromiumArgs = Object.freeze([
   '--no-first-run',
 ]);
 
+/**
+ * A page in a browser context (a window) of its own that is told it has focus. With several
+ * pages open at once, a page that is not the focused tab of its window runs no
+ * requestAnimationFrame and takes no keyboard focus, and a test waiting on either would wait
+ * forever.
+ * @param {import('puppeteer-core').Browser} browser
+ */
+export async function focusedPage(browser) {
+  const context = await browser.createBrowserContext();
+  const page = await context.newPage();
+  const session = await page.createCDPSession();
+  await session.send('Emulation.setFocusEmulationEnabled', { enabled: true });
+  return page;
+}
+
 const candidates = () => [
   process.env.CHROME_PATH,
   '/usr/bin/chromium',

@@ -5,6 +5,13 @@
  */
 import { readdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { repositoryRoot } from '../support/repository.js';
+
+/** The site's slug rule (scripts/github-slug.mjs), so that the guide and the site agree. */
+const { githubSlug } = (await import(
+  pathToFileURL(join(repositoryRoot(), 'scripts/github-slug.mjs')).href
+)) as { githubSlug: (text: string) => string };
 
 /** Folders of docs/ that are not hand-written pages: the generated reference, the site. */
 const NOT_PAGES = new Set(['reference', '.vitepress', 'public']);
@@ -125,15 +132,14 @@ export function anchorsOf(markdown: string): Set<string> {
   return anchors;
 }
 
-/** GitHub's anchor for a heading's Markdown text. */
+/** GitHub's anchor for a heading's Markdown text: its links, code and emphasis reduced to text. */
 export function slug(heading: string): string {
-  return heading
-    .replace(/!?\[([^\]]*)\]\([^)]*\)/g, '$1')
-    .replace(/`/g, '')
-    .replace(/(\*\*|__|\*)/g, '')
-    .toLowerCase()
-    .replace(/[^\p{L}\p{N}\p{M}\p{Pc} -]/gu, '')
-    .replace(/ /g, '-');
+  return githubSlug(
+    heading
+      .replace(/!?\[([^\]]*)\]\([^)]*\)/g, '$1')
+      .replace(/`/g, '')
+      .replace(/(\*\*|__|\*)/g, ''),
+  );
 }
 
 /** What the link check needs of the repository: whether a path is a file or a folder, and a page's text. */

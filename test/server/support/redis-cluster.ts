@@ -7,7 +7,7 @@ import { promisify } from 'node:util';
 import { Redis } from 'ioredis';
 import { repositoryRoot } from '../../support/repository.js';
 import { waitFor } from '../../support/wait-for.js';
-import { freePort } from './redis-server.js';
+import { freePort, serverReady } from './redis-server.js';
 
 export interface ClusterNodeProcess {
   readonly host: string;
@@ -61,21 +61,7 @@ async function startNode(binary: string, dir: string, again?: NodeProcess): Prom
       ],
       { stdio: ['ignore', 'pipe', 'pipe'] },
     );
-    let output = '';
-    const ready = await new Promise<boolean>((resolve) => {
-      const timer = setTimeout(() => resolve(false), 15_000);
-      child.stdout?.on('data', (chunk: Buffer) => {
-        output += chunk.toString();
-        if (output.includes('Ready to accept connections')) {
-          clearTimeout(timer);
-          resolve(true);
-        }
-      });
-      child.once('exit', () => {
-        clearTimeout(timer);
-        resolve(false);
-      });
-    });
+    const { ready, output } = await serverReady(child, 15_000);
     if (ready) {
       child.stdout?.resume();
       child.stderr?.resume();

@@ -24,6 +24,33 @@ export async function freePort(): Promise<number> {
 }
 
 /**
+ * Whether a redis-server `child` said it accepts connections within `deadlineMs` (not if it
+ * exited first, or took longer: its caller starts it again on other ports), and what it
+ * printed. The deadline only turns a server that never comes up into a retry.
+ */
+export async function serverReady(
+  child: ChildProcess,
+  deadlineMs: number,
+): Promise<{ ready: boolean; output: string }> {
+  let output = '';
+  const ready = await new Promise<boolean>((resolve) => {
+    const timer = setTimeout(() => resolve(false), deadlineMs);
+    child.stdout?.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      if (output.includes('Ready to accept connections')) {
+        clearTimeout(timer);
+        resolve(true);
+      }
+    });
+    child.once('exit', () => {
+      clearTimeout(timer);
+      resolve(false);
+    });
+  });
+  return { ready, output };
+}
+
+/**
  * A real redis-server on a free loopback port, persistence off, for one test file or
  * benchmark: installed with apt-get when missing (scripts/find-redis.mjs), stopped by `stop`.
  */
@@ -38,23 +65,7 @@ export async function startRedis(): Promise<RunningRedis> {
       ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
       { stdio: ['ignore', 'pipe', 'pipe'] },
     );
-    let output = '';
-    child.stdout?.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-    });
-    const ready = await new Promise<boolean>((resolve) => {
-      const timer = setTimeout(() => resolve(false), 10_000);
-      child.stdout?.on('data', () => {
-        if (output.includes('Ready to accept connections')) {
-          clearTimeout(timer);
-          resolve(true);
-        }
-      });
-      child.once('exit', () => {
-        clearTimeout(timer);
-        resolve(false);
-      });
-    });
+    const { ready, output } = await serverReady(child, 10_000);
     if (ready) {
       const url = `redis://127.0.0.1:${port}`;
       return {
