@@ -58,6 +58,7 @@ describe('the demo layout at 390 px and 1400 px', { skip, timeout: 180_000 }, ()
   let server: ViteDevServer | undefined;
   let browser: Browser | undefined;
   let base = '';
+  let newPage: (browser: Browser) => Promise<Page>;
 
   before(async () => {
     server = await createServer({
@@ -68,9 +69,14 @@ describe('the demo layout at 390 px and 1400 px', { skip, timeout: 180_000 }, ()
     });
     await server.listen();
     base = server.resolvedUrls?.local[0] ?? '';
-    const { chromiumPath, chromiumArgs } = (await import(
-      pathToFileURL(join(root, 'scripts/find-chromium.mjs')).href
-    )) as { chromiumPath: () => string; chromiumArgs: readonly string[] };
+    const found = (await import(pathToFileURL(join(root, 'scripts/find-chromium.mjs')).href)) as {
+      chromiumPath: () => string;
+      chromiumArgs: readonly string[];
+      focusedPage: (browser: Browser) => Promise<Page>;
+    };
+    const { chromiumPath, chromiumArgs } = found;
+    // A window per page: a tab sharing one is hidden, and its timers are throttled.
+    newPage = found.focusedPage;
     browser = await puppeteer.launch({
       executablePath: chromiumPath(),
       headless: true,
@@ -85,7 +91,7 @@ describe('the demo layout at 390 px and 1400 px', { skip, timeout: 180_000 }, ()
   });
 
   async function open(path: string, width: number): Promise<{ page: Page; errors: string[] }> {
-    const page = await (browser as Browser).newPage();
+    const page = await newPage(browser as Browser);
     const errors: string[] = [];
     page.on('pageerror', (error) => errors.push(String(error)));
     await page.setViewport({ width, height: 900 });

@@ -12,10 +12,24 @@ import type { Page } from 'puppeteer-core';
  */
 export async function playToEnd(page: Page, approve = true, timeout = 60_000): Promise<void> {
   for (;;) {
-    await page.waitForFunction(
-      () => ['done', 'waiting'].includes(document.body.dataset.state ?? ''),
-      { timeout },
-    );
+    await page
+      // Checked at each change of the DOM, not at animation frames (a hidden page has none).
+      .waitForFunction(() => ['done', 'waiting'].includes(document.body.dataset.state ?? ''), {
+        timeout,
+        polling: 'mutation',
+      })
+      .catch(async (error: unknown) => {
+        // Say where the page stood: its state, whether it is visible, what its log says.
+        const where = await page
+          .evaluate(() => ({
+            state: document.body.dataset.state,
+            visibility: document.visibilityState,
+            status: document.querySelector('[role="status"]')?.textContent,
+            log: document.querySelector('#log')?.textContent?.slice(-500),
+          }))
+          .catch((cause: unknown) => String(cause));
+        throw new Error(`the replay did not end: ${JSON.stringify(where)}`, { cause: error });
+      });
     if ((await page.evaluate(() => document.body.dataset.state)) === 'done') return;
     for (let attempt = 1; ; attempt++) {
       // The row may render a moment after the replay starts waiting (a chunk, a reconnection).
@@ -27,6 +41,7 @@ export async function playToEnd(page: Page, approve = true, timeout = 60_000): P
       try {
         await page.waitForFunction(() => document.body.dataset.state !== 'waiting', {
           timeout: 5_000,
+          polling: 'mutation',
         });
         break;
       } catch (error) {
