@@ -54,3 +54,15 @@ export function markedSamples(repository, markers) {
   }
   return samples;
 }
+
+/**
+ * The few Deno APIs the guide's Deno samples use, declared so that they typecheck with the
+ * Node samples (a project's `deno.d.ts`).
+ */
+export const denoDeclarations = `declare const Deno: {
+  serve(
+    options: { hostname?: string; port?: number; onListen?: () => void },
+    handler: (request: Request) => Response | Promise<Response>,
+  ): { readonly addr: { readonly port: number }; shutdown(): Promise<void> };
+};
+`;

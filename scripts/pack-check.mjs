@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { markedSamples } from './doc-samples.mjs';
+import { denoDeclarations, markedSamples } from './doc-samples.mjs';
 import { packedTarball } from './pack-tarball.mjs';
 import { env, npm, run } from './run-command.mjs';
 
@@ -510,12 +510,15 @@ test("Vue 3: an SFC and the guide's recipe typecheck the tags with vue-tsc and c
 test('the samples of the README and the guide typecheck against the installed package (one program per setting), and their Node samples run from it', () => {
   const browserSamples = markedSamples(repository, { '<!-- typecheck -->': 'ts' });
   const nodeSamples = markedSamples(repository, { '<!-- tested -->': 'ts' });
+  // Typechecked with the Node ones; test/docs/samples.node.test.ts runs them in Deno.
+  const denoSamples = markedSamples(repository, { '<!-- tested: deno -->': 'ts' });
   const reactSamples = markedSamples(repository, { '<!-- typecheck: react -->': 'tsx' });
   // As many as the pages hold today, give or take a few: a page that moves or loses its
   // samples fails here rather than quietly testing less.
   assert.ok(browserSamples.length >= 3, `browser samples: ${browserSamples.length}`);
   assert.ok(nodeSamples.length >= 18, `Node samples: ${nodeSamples.length}`);
   assert.ok(reactSamples.length >= 1, `React samples: ${reactSamples.length}`);
+  assert.ok(denoSamples.length >= 2, `Deno samples: ${denoSamples.length}`);
   assert.ok(
     nodeSamples.some((sample) => sample.page === 'README.md') &&
       nodeSamples.some((sample) => sample.page === 'docs/guide/serving.md'),
@@ -535,6 +538,8 @@ test('the samples of the README and the guide typecheck against the installed pa
     });
   const browserFiles = [...write(browserSamples, 'ts'), ...write(reactSamples, 'tsx')];
   const nodeFiles = write(nodeSamples, 'mts');
+  writeFileSync(join(project, 'samples/deno.d.ts'), denoDeclarations);
+  const denoFiles = [...write(denoSamples, 'mts'), 'samples/deno.d.ts'];
   const result = typecheck([
     {
       options: { ...strictness, ...resolutions.bundler, ...browser, jsx: 'react-jsx' },
@@ -550,7 +555,7 @@ test('the samples of the README and the guide typecheck against the installed pa
         outDir: 'samples-built',
         rootDir: '.',
       },
-      groups: { node: nodeFiles },
+      groups: { node: [...nodeFiles, ...denoFiles] },
       emit: true,
     },
   ]);

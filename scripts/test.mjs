@@ -211,6 +211,13 @@ const needs = new Map([
   ['pack', ['build']],
   ['framework apps', ['build']],
 ]);
+// The documentation samples: when this run packs, the pack layer checks them against the
+// installed tarball, and the Node layer skips its own copy of that work
+// (test/docs/samples.node.test.ts).
+const nodeStep = layers.node?.find((s) => s.name === 'node');
+if (nodeStep && lanes.flat().some((s) => s.step.name === 'pack')) {
+  nodeStep.env = { CALLFOLD_SAMPLES_PACKED: '1' };
+}
 if (lanes.flat().some((s) => s.step === compile))
   rmSync('.build', { recursive: true, force: true });
 

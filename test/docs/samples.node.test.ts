@@ -6,12 +6,19 @@
  * `'callfold'` mapped to `src/` (all browser samples in one program, all Node and Deno ones in
  * another), then run from the repository root with `'callfold'` rewritten to the compiled
  * `src/index.js` beside this test. Node only.
+ *
+ * When the whole suite runs, the pack layer typechecks the same samples against the installed
+ * tarball and runs the Node ones from it (scripts/pack-check.mjs), as a user meets them;
+ * scripts/test.mjs then sets `CALLFOLD_SAMPLES_PACKED=1` and this file skips its own typecheck
+ * and Node runs (about a tenth of the suite's CPU time, spent twice), keeping the Deno runs and
+ * the check that every sample is on a page the pack layer reads.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { describe, it } from 'node:test';
+import { pathToFileURL } from 'node:url';
 import { expect } from 'chai';
 import ts from 'typescript';
 import { repositoryRoot } from '../support/repository.js';
@@ -35,14 +42,15 @@ const nameOf = (block: Block) =>
 const fileOf = (block: Block) => join(work, `${nameOf(block)}.ts`);
 const where = (block: Block) => `${block.page} line ${block.line}`;
 
-/** The few Deno APIs the Deno example uses, so that it typechecks with the others. */
-const denoTypes = `declare const Deno: {
-  serve(
-    options: { hostname?: string; port?: number; onListen?: () => void },
-    handler: (request: Request) => Response | Promise<Response>,
-  ): { readonly addr: { readonly port: number }; shutdown(): Promise<void> };
-};
-`;
+const { denoDeclarations, samplePages } = (await import(
+  pathToFileURL(join(root, 'scripts/doc-samples.mjs')).href
+)) as { denoDeclarations: string; samplePages: (repository: string) => string[] };
+
+/** Checked against the installed tarball by this run's pack layer (see the top of this file). */
+const packed =
+  process.env.CALLFOLD_SAMPLES_PACKED === '1'
+    ? 'the pack layer of this run checks it against the installed tarball'
+    : false;
 
 /**
  * Type errors in `files`. Browser examples see the DOM library; Node and Deno ones see only
@@ -163,10 +171,19 @@ describe('the documentation samples', { skip }, () => {
     expect(modes).to.include('deno').and.to.include('typecheck');
   });
 
-  it('typecheck against the sources with the repository strictness', () => {
+  it('every sample is on a page the pack layer reads (README.md and docs/guide/)', () => {
+    const read = new Set(samplePages(root));
+    expect(blocks.filter((block) => !read.has(block.page)).map(where)).to.deep.equal([]);
+    // The control: a page the documentation tests read and the pack layer does not.
+    const decision = documentationPages(root).find((page) => page.startsWith('docs/decisions/'));
+    expect(decision).to.be.a('string');
+    expect(read.has(decision as string)).to.equal(false);
+  });
+
+  it('typecheck against the sources with the repository strictness', { skip: packed }, () => {
     rmSync(work, { recursive: true, force: true });
     mkdirSync(work, { recursive: true });
-    writeFileSync(join(work, 'deno.d.ts'), denoTypes);
+    writeFileSync(join(work, 'deno.d.ts'), denoDeclarations);
     for (const block of blocks) writeFileSync(fileOf(block), block.code);
     const browser = blocks.filter((block) => block.mode === 'typecheck');
     const server = blocks.filter((block) => block.mode !== 'typecheck');
@@ -175,7 +192,7 @@ describe('the documentation samples', { skip }, () => {
   });
 
   for (const block of blocks.filter((b) => b.mode === 'node')) {
-    it(`${where(block)} runs in Node`, () => {
+    it(`${where(block)} runs in Node`, { skip: packed }, () => {
       const js = ts.transpileModule(runnable(block.code), {
         compilerOptions: { target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext },
       }).outputText;
