@@ -4,17 +4,17 @@
 // `node scripts/test.mjs <layer>…` runs chosen layers one after the other: check, pack, node,
 // deno, browser, docs.
 //
-// The whole suite (no layer named) runs in three lanes side by side, each step once what it
-// needs is done: build (dist/ and the tarball), then Node, which also waits for the compile,
-// then the documentation site; compile, check, Deno and Chromium; the tarball's checks and the
-// framework apps, once the build is done. No step of one lane shares a file, a port or a
-// browser profile with another (servers listen on port 0, Chromium gets a fresh profile per
-// launch), and every test's
-// verdict is independent of the machine's speed, so the lanes only change how long the run
-// takes. `--serial` runs the whole suite in one lane. The first lane's output streams
-// through; the others' is printed whole when each of their steps ends. The last lines give
-// each layer's wall time and, on Linux, its CPU time (so that growth shows), and total what
-// the runners counted.
+// The whole suite (no layer named) runs its steps side by side, at most three at a time: each
+// starts once the steps it needs are done (the Node tests need the compile and the build, the
+// tarball's checks the build…), the ready step that starts first being the one that comes
+// first in `priority` (the longest first, so that no long step is left to run alone at the
+// end). No step shares a file, a port or a browser profile with another (servers listen on
+// port 0, Chromium gets a fresh profile per launch), and every test's verdict is independent
+// of the machine's speed, so running side by side only changes how long the run takes.
+// `--serial` runs the whole suite one step after the other. One step's output streams
+// through at a time; the others' is printed whole when each ends. The last lines give each
+// layer's wall time and, on Linux, its CPU time (so that growth shows), and total what the
+// runners counted.
 import { spawn } from 'node:child_process';
 import { readFileSync, rmSync } from 'node:fs';
 import { coreBundles, testFiles } from './test-bundles.mjs';
@@ -179,55 +179,62 @@ const uncovered = (steps) =>
     const by = coveredBy.get(step.name);
     return by === undefined || !steps.some((s) => s.step.name === by);
   });
-/** @param {Planned[]} steps @param {string} name */
-const take = (steps, name) => steps.filter((s) => s.step.name === name);
-/** @type {Planned[][]} */
-let lanes;
-if (chosen.length || serial) {
-  lanes = [
-    uncovered(plan(chosen.length ? chosen : ['check', 'pack', 'node', 'deno', 'browser', 'docs'])),
-  ];
-} else {
-  const all = uncovered(plan(['check', 'pack', 'node', 'deno', 'browser', 'docs']));
-  // Three lanes: build, the Node tests, then the documentation site; compile, check, Deno and
-  // Chromium; the checks of the installed tarball, then the framework apps. (Measured from a
-  // clean clone on the quiet machine, 2026-12-05: 434 s; four lanes, with the apps apart from
-  // the tarball's checks, took 453 s, as the two cores were shared among more at once. On
-  // 2026-12-06, with the site after the framework apps, that lane ended last, at 494 s, and
-  // the Node lane 140 s before it.)
-  const lane = (/** @type {string[]} */ names) => names.flatMap((name) => take(all, name));
-  const first = lane(['build', 'node', 'docs checker', 'docs build', 'docs check']);
-  const third = lane(['pack', 'framework apps']);
-  // The compile first: the Node tests, Deno and Chromium wait for it.
-  const rest = all.filter((s) => ![...first, ...third].includes(s));
-  const second = [...take(rest, 'compile'), ...rest.filter((s) => s.step !== compile)];
-  lanes = [first, second, third];
-}
-/** What a step waits for, beyond the steps before it in its lane. @type {Map<string, string[]>} */
+const whole = chosen.length === 0;
+const planned = uncovered(
+  plan(whole ? ['check', 'pack', 'node', 'deno', 'browser', 'docs'] : chosen),
+);
+/** Steps at a time: one at a time when layers are named or with `--serial`. */
+const slots = whole && !serial ? 3 : 1;
+/**
+ * Which ready step starts first, by name: the ones others wait for, then the longest (wall
+ * times of a clean-clone run on the quiet machine, 2026-12-06: pack 279 s, node 267 s,
+ * chromium 163 s, framework apps 126 s, deno 112 s, docs build 56 s, docs check 40 s); the
+ * short checks fill the third place while the build and the compile run. Three fixed lanes
+ * took 436 s there, the pack lane (build, pack, framework apps) ending 140 s after the others.
+ */
+const priority = [
+  'build',
+  'compile',
+  'pack',
+  'node',
+  'chromium',
+  'framework apps',
+  'deno',
+  'typecheck (docs site)',
+  'typecheck (scripts, checkJs)',
+  'lint',
+  'layers',
+  'docs build',
+  'docs check',
+  'docs checker',
+];
+/** @param {Planned} p */
+const rank = (p) => {
+  const i = priority.indexOf(p.step.name);
+  return i === -1 ? priority.length : i;
+};
+/** The steps in the order they may start (the plan's order when one at a time). */
+const queue = slots === 1 ? planned : [...planned].sort((a, b) => rank(a) - rank(b));
+/** What a step waits for, when the run has it. @type {Map<string, string[]>} */
 const needs = new Map([
   ['node', ['compile', 'build']],
   ['deno', ['compile']],
   ['chromium', ['compile']],
   ['pack', ['build']],
   ['framework apps', ['build']],
+  ['docs check', ['docs build']],
 ]);
 // The documentation samples: when this run packs, the pack layer checks them against the
 // installed tarball, and the Node layer skips its own copy of that work
 // (test/docs/samples.node.test.ts).
 const nodeStep = layers.node?.find((s) => s.name === 'node');
-if (nodeStep && lanes.flat().some((s) => s.step.name === 'pack')) {
+if (nodeStep && planned.some((s) => s.step.name === 'pack')) {
   nodeStep.env = { CALLFOLD_SAMPLES_PACKED: '1' };
 }
-if (lanes.flat().some((s) => s.step === compile))
-  rmSync('.build', { recursive: true, force: true });
+if (planned.some((s) => s.step === compile)) rmSync('.build', { recursive: true, force: true });
 
-/** Steps done, each resolving when it ends (true: passed). @type {Map<string, Promise<boolean>>} */
-const done = new Map();
-/** @type {Map<string, (passed: boolean) => void>} */
-const finish = new Map();
-for (const { step } of lanes.flat()) {
-  done.set(step.name, new Promise((resolve) => finish.set(step.name, resolve)));
-}
+/** The names of the steps that ended, and whether each passed. @type {Map<string, boolean>} */
+const ended = new Map();
 
 // biome-ignore lint/suspicious/noControlCharactersInRegex: stripping ANSI colour codes.
 const ansi = /\x1b\[[0-9;]*m/g;
@@ -242,7 +249,7 @@ const cpu = new Map();
  * CPU seconds of the children this process has waited for, on Linux (`cutime` + `cstime` of
  * /proc/self/stat, in clock ticks of 1/100 s); undefined elsewhere. They grow only when a
  * child is waited for, with its whole process tree's time: a step's CPU time is the growth
- * seen at its exit since the last exit of any step (steps of other lanes run meanwhile).
+ * seen at its exit since the last exit of any step (other steps run meanwhile).
  * @returns {number | undefined}
  */
 const childrenCpu = () => {
@@ -315,7 +322,7 @@ async function runStep({ step, layer }, live) {
     passed += lastNumber(step.count[0]);
     failed += lastNumber(step.count[1]);
   }
-  if (lanes.length > 1)
+  if (slots > 1)
     console.log(
       `── ${step.name}: ${code === 0 ? 'passed' : 'FAILED'} in ${(ms / 1000).toFixed(0)} s`,
     );
@@ -323,32 +330,52 @@ async function runStep({ step, layer }, live) {
   return code === 0;
 }
 
+/** Whether a step's output streams through now (one at a time). */
+let streaming = false;
+
 /**
- * Runs a lane's steps in order, each once the steps it needs in other lanes are done; after
- * a failure anywhere no step starts.
- * @param {Planned[]} lane
- * @param {boolean} live
+ * Runs the queue, at most `slots` steps at a time, each once the steps it needs have passed;
+ * after a failure no step starts.
+ * @returns {Promise<void>} when every started step has ended
  */
-async function runLane(lane, live) {
-  for (const planned of lane) {
-    const name = planned.step.name;
-    const ready = await Promise.all((needs.get(name) ?? []).map((need) => done.get(need) ?? true));
-    const ok = !stopping && ready.every(Boolean) && (await runStep(planned, live));
-    if (!ok) stopping = true;
-    finish.get(name)?.(ok);
-    if (!ok) return;
-  }
+function runQueue() {
+  const waiting = [...queue];
+  let running = 0;
+  return new Promise((resolve) => {
+    const ready = (/** @type {Planned} */ p) =>
+      (needs.get(p.step.name) ?? []).every(
+        (need) => ended.get(need) === true || !planned.some((s) => s.step.name === need),
+      );
+    const next = () => {
+      while (!stopping && running < slots) {
+        const index = waiting.findIndex(ready);
+        if (index === -1) break;
+        const [step] = waiting.splice(index, 1);
+        if (!step) break;
+        running++;
+        const live = !streaming;
+        if (live) streaming = true;
+        runStep(step, live).then((ok) => {
+          if (live) streaming = false;
+          ended.set(step.step.name, ok);
+          if (!ok) stopping = true;
+          running--;
+          next();
+        });
+      }
+      if (running === 0) resolve();
+    };
+    next();
+  });
 }
 
-const laneStarted = performance.now();
-await Promise.all(lanes.map((lane, i) => runLane(lane, i === 0)));
-const total = `${((performance.now() - laneStarted) / 1000).toFixed(0)} s`;
+const started = performance.now();
+await runQueue();
+const total = `${((performance.now() - started) / 1000).toFixed(0)} s`;
 if (stopping) {
   console.log(`wall time: ${times()} (all: ${total})`);
   console.log(`${passed} passed, ${Math.max(failed, 1)} failed`);
   process.exit(1);
 }
-console.log(
-  `\nwall time: ${times()} (all: ${total}${lanes.length > 1 ? `, ${lanes.length} lanes` : ''})`,
-);
+console.log(`\nwall time: ${times()} (all: ${total}${slots > 1 ? `, ${slots} at a time` : ''})`);
 console.log(`tests: ${passed} passed, ${failed} failed`);

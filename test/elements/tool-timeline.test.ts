@@ -121,7 +121,11 @@ describe('<tool-timeline .source>', () => {
       name: 'Read',
       args: { file_path: 'z' },
     });
-    await waitUntil(() => textOf(groups(el)[0] as Element).includes('Reading 1 file'));
+    // The new fold's group renders at an animation frame: until then there is none to read.
+    await waitUntil(() => {
+      const [first] = groups(el);
+      return first !== undefined && textOf(first).includes('Reading 1 file');
+    });
     el.remove();
     expect(subject.observed).to.be.false;
   });

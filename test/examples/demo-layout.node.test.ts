@@ -5,7 +5,8 @@
  * visibly when it is not a speed. Screenshots of each width go to .build/screenshots/demo/
  * for a person to look at. Node only (Vite and Chromium).
  */
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { pathToFileURL } from 'node:url';
@@ -13,7 +14,7 @@ import { expect } from 'chai';
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
 import { createServer, type ViteDevServer } from 'vite';
 import { repositoryRoot } from '../support/repository.js';
-import { playToEnd } from './support/demo-approval.js';
+import { playToEnd, watchLoading } from './support/demo-approval.js';
 
 const root = repositoryRoot();
 const shots = join(root, '.build/screenshots/demo');
@@ -59,11 +60,17 @@ describe('the demo layout at 390 px and 1400 px', { skip, timeout: 180_000 }, ()
   let browser: Browser | undefined;
   let base = '';
   let newPage: (browser: Browser) => Promise<Page>;
+  let cacheDir: string | undefined;
 
   before(async () => {
+    // A dependency cache of its own: the demo's test (demo.node.test.ts) runs `vite` at the same
+    // time, and two servers optimizing into one node_modules/.vite replace each other's files
+    // under the modules they already handed out (a page of the other then fails to load).
+    cacheDir = mkdtempSync(join(tmpdir(), 'callfold-vite-'));
     server = await createServer({
       root: join(root, 'examples'),
       configFile: join(root, 'vite.config.ts'),
+      cacheDir,
       logLevel: 'warn',
       server: { port: 0, host: '127.0.0.1' },
     });
@@ -88,12 +95,14 @@ describe('the demo layout at 390 px and 1400 px', { skip, timeout: 180_000 }, ()
   after(async () => {
     await browser?.close();
     await server?.close();
+    if (cacheDir) rmSync(cacheDir, { recursive: true, force: true });
   });
 
   async function open(path: string, width: number): Promise<{ page: Page; errors: string[] }> {
     const page = await newPage(browser as Browser);
     const errors: string[] = [];
     page.on('pageerror', (error) => errors.push(String(error)));
+    watchLoading(page);
     await page.setViewport({ width, height: 900 });
     await page.emulateMediaFeatures([{ name: 'prefers-color-scheme', value: 'light' }]);
     await page.goto(new URL(path, base).href);

@@ -25,7 +25,7 @@ import { type CallfoldEvent, isDurableEvent } from '../../src/events/types.js';
 import { categoryOf } from '../../src/tools/categories.js';
 import { decodeTranscript } from '../../src/wire/transcript.js';
 import { repositoryRoot } from '../support/repository.js';
-import { playToEnd } from './support/demo-approval.js';
+import { playToEnd, watchLoading } from './support/demo-approval.js';
 
 const root = repositoryRoot();
 const entries = decodeTranscript(
@@ -378,6 +378,7 @@ describe('the demo page in Chromium', { skip, timeout: 600_000 }, () => {
     const errors: string[] = [];
     const requests: SessionRequest[] = [];
     page.on('pageerror', (error) => errors.push(String(error)));
+    watchLoading(page);
     page.on('request', (request) => {
       const url = new URL(request.url());
       if (!url.pathname.startsWith('/demo-sessions')) return;

@@ -1,5 +1,23 @@
 import type { Page } from 'puppeteer-core';
 
+/** What went wrong loading each watched page: failed requests, error statuses, console errors. */
+const problems = new WeakMap<Page, string[]>();
+
+/** Records `page`'s failed requests, responses ≥ 400 and console errors, for `playToEnd`'s report. */
+export function watchLoading(page: Page): void {
+  const found: string[] = [];
+  problems.set(page, found);
+  page.on('requestfailed', (request) =>
+    found.push(`${request.url()}: ${request.failure()?.errorText ?? 'failed'}`),
+  );
+  page.on('response', (response) => {
+    if (response.status() >= 400) found.push(`${response.url()}: HTTP ${response.status()}`);
+  });
+  page.on('console', (message) => {
+    if (message.type() === 'error') found.push(`console: ${message.text()}`);
+  });
+}
+
 /**
  * Plays the demo page to its end, answering its approval request as a viewer does: a real
  * click on the row's Approve or Deny button.
@@ -28,7 +46,10 @@ export async function playToEnd(page: Page, approve = true, timeout = 60_000): P
             log: document.querySelector('#log')?.textContent?.slice(-500),
           }))
           .catch((cause: unknown) => String(cause));
-        throw new Error(`the replay did not end: ${JSON.stringify(where)}`, { cause: error });
+        const loading = problems.get(page)?.slice(0, 20);
+        throw new Error(`the replay did not end: ${JSON.stringify({ where, loading })}`, {
+          cause: error,
+        });
       });
     if ((await page.evaluate(() => document.body.dataset.state)) === 'done') return;
     for (let attempt = 1; ; attempt++) {
