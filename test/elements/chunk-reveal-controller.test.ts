@@ -4,7 +4,7 @@
  * the viewport or in idle time. Idle time is driven by hand (the `whenIdle` option), so no
  * verdict waits for the browser to be idle; rendered work is counted, never timed.
  */
-import { expect, waitUntil } from '@open-wc/testing';
+import { expect } from '@open-wc/testing';
 import { html, LitElement } from 'lit';
 import { repeat } from 'lit/directives/repeat.js';
 import {
@@ -15,6 +15,7 @@ import {
 import { itemKey, type TimelineItem } from '../../elements/internal/timeline-chunks.js';
 import { describe, it } from '../harness.js';
 import { settled } from './settled-history.js';
+import { until } from './until.js';
 
 /** Renders `items` through a ChunkRevealController: one tall paragraph per item. */
 class RevealHost extends LitElement {
@@ -137,7 +138,7 @@ describe('ChunkRevealController: near the viewport', () => {
     for (let i = 0; i < 5; i++) await new Promise((resolve) => requestAnimationFrame(resolve));
     expect(stillWaiting(), 'a chunk far below the viewport waits').to.be.true;
     host.renderRoot.querySelector(`.chunk[data-waiting="${key}"]`)?.scrollIntoView();
-    await waitUntil(() => !stillWaiting(), 'the chunk in view renders', { timeout: 10_000 });
+    await until(() => !stillWaiting(), 'the chunk in view renders', { timeout: 10_000 });
     window.scrollTo(0, 0);
     for (let i = 0; i < 3; i++) await new Promise((resolve) => requestAnimationFrame(resolve));
     expect(stillWaiting(), 'scrolled away, it stays rendered').to.be.false;

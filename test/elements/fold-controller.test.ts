@@ -3,7 +3,7 @@
  * events folded with `assemble()` exactly while the host is connected, each publication
  * rendered by the host.
  */
-import { expect, waitUntil } from '@open-wc/testing';
+import { expect } from '@open-wc/testing';
 import { html, LitElement } from 'lit';
 import { defer, type Observable, of, queueScheduler, Subject, throwError } from 'rxjs';
 import { FoldController } from '../../elements/internal/fold-controller.js';
@@ -12,6 +12,7 @@ import type { CallfoldEvent } from '../../src/events/types.js';
 import { defaultDefinitions, type TurnNode } from '../../src/index.js';
 import type { AssembleInput } from '../../src/rx/assembler-command.js';
 import { describe, it } from '../harness.js';
+import { until } from './until.js';
 
 /** Shows the kinds of the folded items, e.g. "turn group"; "nothing" before a publication. */
 class FoldHost extends LitElement {
@@ -79,7 +80,7 @@ describe('FoldController: the subscription follows the host', () => {
     host.fold.source = subject;
     expect(shown(host)).to.equal('nothing');
     subject.next([{ type: 'turn/start', seq: 1, turnId: 't1' }, call(2, 'c1')]);
-    await waitUntil(() => shown(host) === 'turn group', 'the fold renders');
+    await until(() => shown(host) === 'turn group', 'the fold renders');
     expect(host.fold.value?.items.map((item) => item.kind)).to.deep.equal(['turn', 'group']);
     host.remove();
   });
@@ -89,7 +90,7 @@ describe('FoldController: the subscription follows the host', () => {
     const host = await connected();
     host.fold.source = subject;
     subject.next(call(1, 'c1'));
-    await waitUntil(() => shown(host) === 'group', 'the event right after is folded');
+    await until(() => shown(host) === 'group', 'the event right after is folded');
     host.remove();
   });
 
@@ -100,7 +101,7 @@ describe('FoldController: the subscription follows the host', () => {
     subject.next(call(1, 'c1'));
     document.body.append(host);
     subject.next(call(2, 'c2'));
-    await waitUntil(() => host.fold.value !== undefined, 'the later event is folded');
+    await until(() => host.fold.value !== undefined, 'the later event is folded');
     const calls = host.fold.value?.items.flatMap((item) =>
       item.kind === 'group' ? item.tools.map((tool) => tool.callId) : [],
     );
@@ -116,7 +117,7 @@ describe('FoldController: changing what it folds', () => {
     const host = await connected();
     host.fold.source = first;
     first.next(call(1, 'c1'));
-    await waitUntil(() => shown(host) === 'group');
+    await until(() => shown(host) === 'group');
     host.fold.source = second;
     expect(first.observed).to.be.false;
     expect(second.observed).to.be.true;
@@ -164,7 +165,7 @@ describe('FoldController: a source that ends', () => {
     const host = await connected();
     host.fold.source = subject;
     subject.next(call(1, 'c1'));
-    await waitUntil(() => shown(host) === 'group');
+    await until(() => shown(host) === 'group');
     const error = new Error('the network went away');
     subject.error(error);
     expect(host.errors).to.deep.equal([error]);

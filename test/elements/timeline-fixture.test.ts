@@ -6,7 +6,7 @@
  *
  * DOMs are compared as serialized strings: chai formatting live elements stalls.
  */
-import { expect, fixture, html, waitUntil } from '@open-wc/testing';
+import { expect, fixture, html } from '@open-wc/testing';
 import { LitElement } from 'lit';
 import { Observable } from 'rxjs';
 import '../../elements/tool-timeline.js';
@@ -17,6 +17,7 @@ import { fromOpenAIChatCompletions } from '../../src/providers/openai-chat-compl
 import { describe, it } from '../harness.js';
 import { fixedSession } from '../providers/support/cases.js';
 import { bytePieces, collect, loadFixture } from '../providers/support/fixtures.js';
+import { until } from './until.js';
 
 /** Every Lit element in `root`'s tree, shadow trees included. */
 function litElements(root: Element): LitElement[] {
@@ -87,7 +88,7 @@ describe('<tool-timeline> fed a provider fixture', () => {
     const streamed = await fixture<ToolTimelineElement>(
       html`<tool-timeline expand-groups .assembleOptions=${{ now }} .source=${source}></tool-timeline>`,
     );
-    await waitUntil(() => done, 'the adapter completes', { timeout: 20_000 });
+    await until(() => done, 'the adapter completes', { timeout: 20_000 });
 
     const assembler = new Assembler({ now });
     assembler.push(events);
@@ -97,10 +98,7 @@ describe('<tool-timeline> fed a provider fixture', () => {
     );
 
     // The last publication follows completion at once; then every element renders.
-    await waitUntil(
-      () => streamed.shown?.tools.size === conversation.tools.size,
-      'every call shown',
-    );
+    await until(() => streamed.shown?.tools.size === conversation.tools.size, 'every call shown');
     await settle(streamed);
     await settle(folded);
     const expected = serialize(folded);
@@ -153,14 +151,14 @@ describe('<tool-timeline> fed a provider fixture', () => {
       html`<tool-timeline expand-groups .source=${source}></tool-timeline>`,
     );
     expect(subscribers).to.equal(1);
-    await waitUntil(() => (el.shown?.tools.size ?? 0) > 0, 'a call shows', { timeout: 20_000 });
+    await until(() => (el.shown?.tools.size ?? 0) > 0, 'a call shows', { timeout: 20_000 });
     expect(pulled < pieces.length, 'still streaming').to.equal(true);
 
     el.remove();
     expect(subscribers, 'unsubscribed once disconnected').to.equal(0);
     expect(subscriptions).to.equal(1);
     expect(el.subscribed).to.equal(false);
-    await waitUntil(() => cancelled, 'the provider stream is cancelled');
+    await until(() => cancelled, 'the provider stream is cancelled');
     // A pull still waiting would go on once released: none may read after the cancel.
     release();
     await new Promise((resolve) => setTimeout(resolve, 50));

@@ -5,7 +5,7 @@
  * Work is counted (group elements, item keys read, Lit updates), never timed; each property
  * has a negative control, a subclass that passes options turning the mechanism off.
  */
-import { expect, fixture, waitUntil } from '@open-wc/testing';
+import { expect, fixture } from '@open-wc/testing';
 import { LitElement } from 'lit';
 import { html as staticHtml, unsafeStatic } from 'lit/static-html.js';
 import '../../elements/tool-timeline.js';
@@ -16,6 +16,7 @@ import type { Conversation } from '../../src/conversation/conversation.js';
 import { liveWriteBatches } from '../assembler/support/events.js';
 import { describe, it } from '../harness.js';
 import { settled } from './settled-history.js';
+import { until } from './until.js';
 
 /** Every chunk renders at once (negative control of the waiting chunks). */
 class EagerTimeline extends ToolTimelineElement {
@@ -78,7 +79,7 @@ describe('<tool-timeline> with a long conversation: first render', () => {
     // Four chunks of 32 items, about half of them groups.
     expect(first).to.be.within(1, 64);
     expect(groups).to.be.above(400);
-    await waitUntil(() => groupElements(el).length === groups, 'every group renders', {
+    await until(() => groupElements(el).length === groups, 'every group renders', {
       timeout: 60_000,
       interval: 100,
     });
@@ -109,7 +110,7 @@ describe('<tool-timeline> with a long conversation: first render', () => {
     for (let i = 0; i < 5; i++) await new Promise((resolve) => requestAnimationFrame(resolve));
     expect(stillWaiting(), 'a chunk far below the viewport waits').to.be.true;
     el.shadowRoot?.querySelector(`.chunk[data-waiting="${key}"]`)?.scrollIntoView();
-    await waitUntil(() => !stillWaiting(), 'the chunk in view renders', { timeout: 10_000 });
+    await until(() => !stillWaiting(), 'the chunk in view renders', { timeout: 10_000 });
     expect(el.shadowRoot?.querySelectorAll('.chunk[data-waiting]').length).to.be.above(0);
     window.scrollTo(0, 0);
   });
@@ -119,7 +120,7 @@ describe('<tool-timeline> with a long conversation: first render', () => {
     const el = await render('tool-timeline', conversation);
     expect(el.shadowRoot?.querySelectorAll('.chunk[data-waiting]').length).to.be.above(0);
     await expect(el).to.be.accessible();
-    await waitUntil(() => groupElements(el).length === groupsIn(conversation), 'all render', {
+    await until(() => groupElements(el).length === groupsIn(conversation), 'all render', {
       timeout: 30_000,
     });
     await expect(el).to.be.accessible();

@@ -3,7 +3,7 @@
  * tool groups; or a `source` of events folded with `assemble()`, subscribed exactly while the
  * element is connected.
  */
-import { expect, fixture, html, waitUntil } from '@open-wc/testing';
+import { expect, fixture, html } from '@open-wc/testing';
 import { Subject } from 'rxjs';
 import '../../elements/tool-timeline.js';
 import type {
@@ -15,6 +15,7 @@ import type { CallfoldEvent } from '../../src/events/types.js';
 import type { AssembleInput } from '../../src/rx/assembler-command.js';
 import { describe, it } from '../harness.js';
 import { part, Session, textOf } from './session.js';
+import { until } from './until.js';
 
 function groups(timeline: ToolTimelineElement): ToolGroupElement[] {
   return [...(timeline.shadowRoot?.querySelectorAll('tool-group') ?? [])];
@@ -87,11 +88,11 @@ describe('<tool-timeline .source>', () => {
     expect(el.subscribed).to.be.true;
 
     subject.next(delta('c1', '{"description":"List files', 'Bash'));
-    await waitUntil(() => groups(el).length === 1, 'a group appears');
+    await until(() => groups(el).length === 1, 'a group appears');
     const [group] = groups(el);
     await group?.updateComplete;
     const row = group?.shadowRoot?.querySelector('tool-row');
-    await waitUntil(() => textOf(row as Element).includes('List files'));
+    await until(() => row != null && textOf(row).includes('List files'));
     expect(row?.getAttribute('stage')).to.equal('preparing');
 
     subject.next([
@@ -104,7 +105,7 @@ describe('<tool-timeline .source>', () => {
         args: '{"description":"List files","command":"ls"}',
       },
     ]);
-    await waitUntil(() => row?.getAttribute('stage') === 'start', 'the same row moves to start');
+    await until(() => row?.getAttribute('stage') === 'start', 'the same row moves to start');
 
     const parent = el.parentElement as HTMLElement;
     el.remove();
@@ -122,7 +123,7 @@ describe('<tool-timeline .source>', () => {
       args: { file_path: 'z' },
     });
     // The new fold's group renders at an animation frame: until then there is none to read.
-    await waitUntil(() => {
+    await until(() => {
       const [first] = groups(el);
       return first !== undefined && textOf(first).includes('Reading 1 file');
     });
@@ -147,11 +148,11 @@ describe('<tool-timeline .source>', () => {
       name: 'Read',
       args: { file_path: 'a' },
     });
-    await waitUntil(() => groups(el).length === 1);
+    await until(() => groups(el).length === 1);
     const errors: ToolTimelineErrorEvent[] = [];
     el.addEventListener('tool-timeline-error', (event) => errors.push(event));
     second.error(new Error('connection lost'));
-    await waitUntil(() => errors.length === 1);
+    await until(() => errors.length === 1);
     expect(String(errors[0]?.detail.error)).to.equal('Error: connection lost');
     expect(groups(el), 'what was shown stays').to.have.length(1);
   });

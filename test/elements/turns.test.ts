@@ -4,7 +4,7 @@
  * themeable through `tool-timeline::part(turn)`, `::part(turn-rule)` and
  * `::part(turn-prompt)`; replaceable with `renderTurn`.
  */
-import { expect, fixture, html, waitUntil } from '@open-wc/testing';
+import { expect, fixture, html } from '@open-wc/testing';
 import { of, Subject } from 'rxjs';
 import '../../elements/tool-timeline.js';
 import type { ToolTimelineElement } from '../../elements/classes.js';
@@ -14,6 +14,7 @@ import type { TurnNode } from '../../src/definitions/turn-definition.js';
 import type { CallfoldEvent } from '../../src/events/types.js';
 import type { AssembleInput } from '../../src/rx/assembler-command.js';
 import { describe, it } from '../harness.js';
+import { until } from './until.js';
 
 const HOSTILE = 'Fix <img src=x onerror="window.__turnXss=1"> & <b>bold</b>';
 
@@ -43,7 +44,7 @@ async function fromSource(input: AssembleInput[]): Promise<ToolTimelineElement> 
   const el = await fixture<ToolTimelineElement>(
     html`<tool-timeline .source=${of(...input)}></tool-timeline>`,
   );
-  await waitUntil(() => all(el, '[part="turn"]').length > 0, 'turns render');
+  await until(() => all(el, '[part="turn"]').length > 0, 'turns render');
   return el;
 }
 
@@ -111,7 +112,7 @@ describe('<tool-timeline> turn separators', () => {
     );
     el.assembleOptions = { definitions: definitionsWithTurns.slice(0, 2) };
     subject.next(events);
-    await waitUntil(() => order(el).length > 0, 'items render');
+    await until(() => order(el).length > 0, 'items render');
     expect(order(el)).to.deep.equal(['group']);
   });
 
@@ -121,11 +122,11 @@ describe('<tool-timeline> turn separators', () => {
       html`<tool-timeline .source=${subject}></tool-timeline>`,
     );
     subject.next(events.slice(0, 2));
-    await waitUntil(() => all(el, '[part="turn"]').length === 1);
+    await until(() => all(el, '[part="turn"]').length === 1);
     const turn = all(el, '[part="turn"]')[0] as HTMLElement;
     expect(turn.dataset.stage).to.equal('running');
     subject.next(events.slice(2, 4));
-    await waitUntil(() => turn.dataset.stage === 'ended', 'the same element shows the end');
+    await until(() => turn.dataset.stage === 'ended', 'the same element shows the end');
     expect(all(el, '[part="turn"]')[0]).to.equal(turn);
   });
 
@@ -167,7 +168,7 @@ describe('<tool-timeline> turn separators', () => {
         .source=${of(events)}
       ></tool-timeline>`,
     );
-    await waitUntil(() => all(el, '.mine').length === 1, 'the custom turn renders');
+    await until(() => all(el, '.mine').length === 1, 'the custom turn renders');
     expect(all(el, '.mine')[0]?.textContent).to.equal('Read the README (ended)');
     expect(all(el, '[part="turn"]')).to.have.length(2);
   });
