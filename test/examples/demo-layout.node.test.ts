@@ -14,7 +14,7 @@ import { expect } from 'chai';
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
 import { createServer, type ViteDevServer } from 'vite';
 import { repositoryRoot } from '../support/repository.js';
-import { playToEnd, watchLoading } from './support/demo-approval.js';
+import { openPage, playToEnd, watchLoading } from './support/demo-approval.js';
 
 const root = repositoryRoot();
 const shots = join(root, '.build/screenshots/demo');
@@ -105,7 +105,7 @@ describe('the demo layout at 390 px and 1400 px', { skip, timeout: 180_000 }, ()
     watchLoading(page);
     await page.setViewport({ width, height: 900 });
     await page.emulateMediaFeatures([{ name: 'prefers-color-scheme', value: 'light' }]);
-    await page.goto(new URL(path, base).href);
+    await openPage(page, new URL(path, base).href);
     return { page, errors };
   }
 

@@ -25,7 +25,7 @@ import { type CallfoldEvent, isDurableEvent } from '../../src/events/types.js';
 import { categoryOf } from '../../src/tools/categories.js';
 import { decodeTranscript } from '../../src/wire/transcript.js';
 import { repositoryRoot } from '../support/repository.js';
-import { playToEnd, watchLoading } from './support/demo-approval.js';
+import { openPage, playToEnd, watchLoading } from './support/demo-approval.js';
 
 const root = repositoryRoot();
 const entries = decodeTranscript(
@@ -391,7 +391,7 @@ describe('the demo page in Chromium', { skip, timeout: 600_000 }, () => {
         authorized: /^Bearer \S+$/.test(headers.authorization ?? ''),
       });
     });
-    await page.goto(new URL(path, base).href);
+    await openPage(page, new URL(path, base).href);
     return { page, errors, requests };
   }
 
