@@ -13,6 +13,11 @@
  * the Anthropic adapter is taken within each round (the median of the per-round ratios): the
  * goal of issue 26 is every newer adapter within 1.3× of it. `BENCH_ROUNDS` sets the timed
  * rounds (default 15, after 3 untimed ones).
+ *
+ * Pre-built chunks kept for the whole run do not flatter one adapter over another here:
+ * parsing each chunk from its wire text right before it is yielded, for every contestant, and
+ * subtracting the same loop without an adapter gave Gemini the same ratio or a worse one
+ * (bench/README.md, "Adapters benchmark", 2026-12-06).
  */
 import { type ChildProcess, fork } from 'node:child_process';
 import { loadavg } from 'node:os';

@@ -3,6 +3,7 @@
  * argument JSON text, piece by piece, in the order the values arrive.
  */
 
+import { TextBuffer } from '../internal/text-buffer.js';
 import {
   type Container,
   canAdd,
@@ -20,6 +21,14 @@ import { OpenContainers } from './gemini-open-containers.js';
 
 /** The fragment of an entry that shows nothing (yet). */
 const nothing = '';
+
+/** A string streamed in order and closed: its text is `emitted.slice(start, end)`, escaped. */
+interface StreamedString {
+  readonly parent: Container;
+  readonly key: Segment;
+  readonly start: number;
+  readonly end: number;
+}
 
 /**
  * Turns one call's `partialArgs` entries (`{ jsonPath, stringValue | numberValue | boolValue |
@@ -44,18 +53,49 @@ const nothing = '';
  *    absurd index allocates nothing), a path through a value of another kind, or an entry
  *    with no usable value is skipped: `write` returns undefined and `problem` says why.
  *    Nothing is thrown.
+ * 5. A string streamed in order is not kept twice: its pieces are in the fragments already
+ *    (escaped), so the writer keeps only where its text lies in them, and reads it back
+ *    (`emitted`, the fragments joined) when a value is needed: when the writer diverges, or
+ *    for `text()`. Keeping the pieces, or a concatenation of them, made every piece outlive
+ *    the young generation: a 512 KiB argument cost about as much again in scavenges.
  */
 export class PartialArgsWriter {
   readonly #root: Record<string, unknown> = Object.create(null);
   /** The open containers of the streamed text; none before the first value. */
   readonly #open = new OpenContainers();
+  /** The fragments returned so far, joined (rule 5); undefined if they cannot be read. */
+  readonly #emitted: () => string | undefined;
+  /** The fragments, when the writer keeps them itself (no `emitted` given). */
+  readonly #own: TextBuffer | undefined;
+  /** The length of the fragments returned so far. */
+  #length = 0;
   /** The path of the string left open, as sent (the hot path compares it as is). */
   #openPath: string | undefined;
-  /** Where the open string's value goes in the tree, and its text so far. */
+  /** Where the open string's value goes in the tree. */
   #openParent: Container | undefined;
   #openKey: Segment = '';
+  /** Where its text starts in the fragments (streamed in order). */
+  #openStart = 0;
+  /** Its text so far, once the writer diverged (nothing is streamed then). */
   #openValue = '';
+  /** Strings streamed and closed whose text the tree does not hold yet (rule 5). */
+  #streamed: StreamedString[] = [];
   #diverged = false;
+
+  /**
+   * `emitted` reads the fragments returned so far, joined, when a streamed string's value is
+   * needed: the caller's own copy of them (the attempt's argument text). Without it, the
+   * writer keeps a copy.
+   */
+  constructor(emitted?: () => string | undefined) {
+    if (emitted !== undefined) {
+      this.#emitted = emitted;
+      return;
+    }
+    const own = new TextBuffer();
+    this.#own = own;
+    this.#emitted = () => own.text();
+  }
 
   /** Whether some entry could not be streamed in order (see rule 3). */
   get diverged(): boolean {
@@ -74,14 +114,15 @@ export class PartialArgsWriter {
     const { jsonPath, stringValue } = entry as Record<string, unknown>;
     // The hot path: the next piece of the string left open.
     if (jsonPath === this.#openPath && typeof stringValue === 'string') {
-      this.#openValue += stringValue;
       if (this.#diverged) {
+        this.#openValue += stringValue;
         if ((entry as Record<string, unknown>).willContinue !== true) this.#closeString();
         return nothing;
       }
-      const escaped = escapeString(stringValue);
+      const escaped = this.#out(escapeString(stringValue));
       if ((entry as Record<string, unknown>).willContinue === true) return escaped;
-      return `${escaped}"${this.#closeString()}`;
+      this.#closeString();
+      return escaped + this.#out('"');
     }
     if (typeof jsonPath !== 'string') return this.#skip('jsonPath is not a string');
     if (jsonPath === '$') return nothing;
@@ -99,12 +140,13 @@ export class PartialArgsWriter {
     let fragment = '';
     if (this.#openPath !== undefined) fragment += `"${this.#closeString()}`;
     if (this.#diverged) return '';
-    return fragment + this.#open.close();
+    return this.#out(fragment + this.#open.close());
   }
 
   /** The arguments as JSON text (`{}` when no value was written). */
   text(): string {
     this.#closeString();
+    this.#readStreamed();
     return JSON.stringify(this.#root);
   }
 
@@ -114,9 +156,9 @@ export class PartialArgsWriter {
     value: Value,
     open: boolean,
   ): string | undefined {
-    let fragment = this.#openPath === undefined ? '' : `"${this.#closeString()}`;
-    // Check the whole path before changing anything, so that a skipped entry changes nothing:
-    // existing containers of the right kinds, then new ones (empty, so only index 0 is new).
+    // Check the whole path before changing anything, so that a skipped entry changes nothing
+    // (the open string stays open): existing containers of the right kinds, then new ones
+    // (empty, so only index 0 is new).
     const last = segments.length - 1;
     let container: Container = this.#root;
     let depth = 0;
@@ -138,8 +180,11 @@ export class PartialArgsWriter {
           return this.#skip(`index past the end of its array: ${preview(raw)}`);
         }
       }
-    } else if (value.container) {
-      return nothing; // An empty container where one is already: nothing to add.
+    }
+    let fragment = this.#openPath === undefined ? '' : `"${this.#closeString()}`;
+    if (existing !== undefined && value.container) {
+      // An empty container where one is already: nothing to add.
+      return this.#diverged ? nothing : this.#out(fragment);
     }
     for (let i = depth; i < last; i++) {
       const child: Container = isIndex(segments[i + 1]) ? [] : Object.create(null);
@@ -150,9 +195,10 @@ export class PartialArgsWriter {
     if (existing !== undefined) {
       // A value already written cannot be streamed again (rule 3): a string piece appends.
       this.#diverge();
+      const current = childOf(container, leaf); // A streamed string's text, read back.
       const joined =
-        typeof existing === 'string' && value.string
-          ? existing + (value.value as string)
+        typeof current === 'string' && value.string
+          ? current + (value.value as string)
           : value.value;
       setChild(container, leaf, joined);
       if (open) this.#openString(raw, container, leaf, joined as string);
@@ -169,9 +215,20 @@ export class PartialArgsWriter {
     fragment += streamed;
     if (value.container) {
       // An empty container stays open: later paths into it continue inside it.
-      return fragment + this.#open.enter(leaf, value.value as Container);
+      return this.#out(fragment + this.#open.enter(leaf, value.value as Container));
     }
-    return fragment + (open ? value.json.slice(0, -1) : value.json);
+    if (!open) return this.#out(fragment + value.json);
+    fragment = this.#out(fragment + value.json.slice(0, -1));
+    // The string's text starts after its opening quote.
+    this.#openStart = this.#length - (value.json.length - 2);
+    return fragment;
+  }
+
+  /** Counts (and, without `emitted`, keeps) a fragment the writer returns. */
+  #out(fragment: string): string {
+    this.#length += fragment.length;
+    this.#own?.push(fragment);
+    return fragment;
   }
 
   #skip(problem: string): undefined {
@@ -189,16 +246,59 @@ export class PartialArgsWriter {
   #diverge(): void {
     this.#diverged = true;
     this.#open.clear();
+    this.#readStreamed();
   }
 
-  /** Stores the open string's text in the tree and forgets it; returns ''. */
+  /**
+   * Closes the open string: stores its text in the tree (diverged), or where it lies in the
+   * fragments (rule 5). Returns ''.
+   */
   #closeString(): string {
-    if (this.#openPath !== undefined && this.#openParent !== undefined) {
-      setChild(this.#openParent, this.#openKey, this.#openValue);
+    const parent = this.#openParent;
+    if (this.#openPath !== undefined && parent !== undefined) {
+      if (this.#diverged) setChild(parent, this.#openKey, this.#openValue);
+      else {
+        this.#streamed.push({
+          parent,
+          key: this.#openKey,
+          start: this.#openStart,
+          end: this.#length,
+        });
+      }
     }
     this.#openPath = undefined;
     this.#openParent = undefined;
     this.#openValue = '';
     return '';
+  }
+
+  /**
+   * Puts the streamed strings' text in the tree, read back from the fragments. If they cannot
+   * be read (the caller did not keep them), a string keeps its first piece.
+   */
+  #readStreamed(): void {
+    const streamed = this.#streamed;
+    if (streamed.length === 0) return;
+    this.#streamed = [];
+    const emitted = this.#emitted();
+    for (const { parent, key, start, end } of streamed) {
+      const text = unescapeString(emitted, start, end);
+      if (text !== undefined) setChild(parent, key, text);
+    }
+  }
+}
+
+/** The JSON string text `emitted.slice(start, end)` decoded; undefined if it is not one. */
+function unescapeString(
+  emitted: string | undefined,
+  start: number,
+  end: number,
+): string | undefined {
+  if (emitted === undefined || end > emitted.length) return undefined;
+  try {
+    const text: unknown = JSON.parse(`"${emitted.slice(start, end)}"`);
+    return typeof text === 'string' ? text : undefined;
+  } catch {
+    return undefined;
   }
 }

@@ -122,7 +122,8 @@ function geminiFolder(run: AdapterRun): (chunk: unknown) => void {
       return;
     }
     streamKey = key;
-    writer = new PartialArgsWriter();
+    // The writer reads a streamed string back from the call's argument text when it must.
+    writer = new PartialArgsWriter(() => attempt.argsText(key));
     write(attempt, partialArgs);
     if (call.willContinue !== true && !continues(partialArgs)) endStream(attempt);
   };

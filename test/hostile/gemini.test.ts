@@ -176,6 +176,28 @@ describe('hostile Gemini streams', () => {
     expect(end).to.equal(joined);
   });
 
+  it('an entry skipped between the pieces of a string leaves it open: the text stays the arguments', async () => {
+    const { events, reports } = await run([
+      opened('f'),
+      streamed(entry('$.s', { stringValue: 'ab', willContinue: true })),
+      streamed(entry('$.s.x', { stringValue: 'no' })),
+      streamed(entry('$.list[3]', { stringValue: 'no' })),
+      streamed(entry('$.s', { stringValue: 'cd' })),
+      streamed(entry('$.t', { numberValue: 1 })),
+      closed,
+    ]);
+    expect(reports.map((r) => r.message)).to.deep.equal([
+      'partialArgs: path goes through a value of another kind: $.s.x',
+      'partialArgs: index past the end of its array: $.list[3]',
+    ]);
+    const joined = ofType(events, 'stream/tool-call-delta')
+      .filter((e) => e.callId === 'a1:1')
+      .map((e) => e.args)
+      .join('');
+    expect(JSON.parse(joined)).to.deep.equal({ s: 'abcd', t: 1 });
+    expect(argsOf(events, 'f')).to.deep.equal({ s: 'abcd', t: 1 });
+  });
+
   it('a value through one of another kind is skipped; control characters and lone surrogates are escaped', () => {
     const writer = new PartialArgsWriter();
     let text = '';

@@ -418,6 +418,47 @@ describe('fromGemini: finish reasons and cuts', () => {
     expectHistoryEqualsLive(events);
   });
 
+  it('a string streamed in pieces, then a value back in a closed object and more of that string: read back whole from the argument text', async () => {
+    const entry = (jsonPath: string, stringValue: string, willContinue = false) => ({
+      candidates: [
+        {
+          content: {
+            parts: [
+              {
+                functionCall: {
+                  partialArgs: [
+                    { jsonPath, stringValue, ...(willContinue ? { willContinue } : {}) },
+                  ],
+                  willContinue: true,
+                },
+              },
+            ],
+          },
+        },
+      ],
+    });
+    // Escapes, a backslash, a non-ASCII letter and a surrogate pair split across two pieces.
+    const pieces = ['say "hi"\n', 'line\\two\n', 'caf\u00e9 \ud83d', '\ude00 end'];
+    const { events } = await fold([
+      {
+        candidates: [{ content: { parts: [{ functionCall: { name: 'f', willContinue: true } }] } }],
+      },
+      entry('$.meta.kind', 'note'),
+      ...pieces.map((piece) => entry('$.content', piece, true)),
+      entry('$.content', ''),
+      entry('$.meta.size', '3'),
+      entry('$.content', ' (more)'),
+      { candidates: [{ content: { parts: [{ functionCall: {} }] }, finishReason: 'STOP' }] },
+    ]);
+    const content = `${pieces.join('')} (more)`;
+    expect(dispatched(events)).to.deep.equal([
+      ['f', { meta: { kind: 'note', size: '3' }, content }],
+    ]);
+    const [{ end } = { end: '' }] = streamedTexts(events);
+    expect(JSON.parse(end)).to.deep.equal({ meta: { kind: 'note', size: '3' }, content });
+    expectHistoryEqualsLive(events);
+  });
+
   it("a string argument's next piece reads each field of its chunk once (the hot path)", async () => {
     const piece = (stringValue: string) => ({
       candidates: [
