@@ -13,7 +13,15 @@ const page = (name: string) => fileURLToPath(new URL(`./examples/${name}.html`, 
 
 export default defineConfig({
   root: fileURLToPath(new URL('./examples', import.meta.url)),
-  server: { fs: { allow: [repository] } },
+  server: {
+    fs: { allow: [repository] },
+    // Each page's script and what it imports (its pre-bundled packages too) are transformed
+    // when the server starts, not at the page's first visit: a page first opened minutes
+    // later is served from memory as fast as the first one.
+    warmup: {
+      clientFiles: ['./demo/main.ts', './write-replay.ts', './react-demo.ts', './elements.ts'],
+    },
+  },
   plugins: [demoSessions()],
   // Bundled when the server starts, so that a first visit never waits for a re-optimization
   // (and a reload) when it meets them.

@@ -314,21 +314,26 @@ describe('the demo page in Chromium', { skip, timeout: 600_000 }, () => {
    * a hidden tab, whose timers Chromium throttles, and the replays run on timers.
    */
   let newPage: (browser: Browser) => Promise<Page>;
+  /** What the dev server printed (its dependency optimizer's debug lines among it). */
+  const viteLog: string[] = [];
 
   before(async () => {
     // What `npm start` runs (`vite`), on a free loopback port; it prints its local URL.
     vite = spawn(
       process.execPath,
       [join(root, 'node_modules/vite/bin/vite.js'), '--port', '0', '--host', '127.0.0.1'],
-      { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] },
+      // Its dependency optimizer says what it does, for a page that fails to load (openPage).
+      { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, DEBUG: 'vite:deps' } },
     );
     base = await new Promise<string>((resolve, reject) => {
-      let output = '';
-      const timer = setTimeout(() => reject(new Error(`vite printed no URL:\n${output}`)), 30_000);
+      const timer = setTimeout(
+        () => reject(new Error(`vite printed no URL:\n${viteLog.join('')}`)),
+        60_000,
+      );
       const read = (chunk: Buffer) => {
         // biome-ignore lint/suspicious/noControlCharactersInRegex: stripping ANSI colour codes.
-        output += chunk.toString().replace(/\x1b\[[0-9;]*m/g, '');
-        const url = /Local:\s+(http:\/\/127\.0\.0\.1:\d+\/)/.exec(output)?.[1];
+        viteLog.push(chunk.toString().replace(/\x1b\[[0-9;]*m/g, ''));
+        const url = /Local:\s+(http:\/\/127\.0\.0\.1:\d+\/)/.exec(viteLog.join(''))?.[1];
         if (url) {
           clearTimeout(timer);
           resolve(url);
@@ -336,7 +341,9 @@ describe('the demo page in Chromium', { skip, timeout: 600_000 }, () => {
       };
       vite?.stdout?.on('data', read);
       vite?.stderr?.on('data', read);
-      vite?.once('exit', (code) => reject(new Error(`vite exited (${code}):\n${output}`)));
+      vite?.once('exit', (code) =>
+        reject(new Error(`vite exited (${code}):\n${viteLog.join('')}`)),
+      );
     });
     const found = (await import(pathToFileURL(join(root, 'scripts/find-chromium.mjs')).href)) as {
       chromiumPath: () => string;
@@ -391,7 +398,7 @@ describe('the demo page in Chromium', { skip, timeout: 600_000 }, () => {
         authorized: /^Bearer \S+$/.test(headers.authorization ?? ''),
       });
     });
-    await openPage(page, new URL(path, base).href);
+    await openPage(page, new URL(path, base).href, () => viteLog.join(''));
     return { page, errors, requests };
   }
 
