@@ -178,6 +178,7 @@ export class ToolTimelineElement extends LitElement {
   #labels: ToolLabels = englishLabels;
   readonly #fold = new FoldController<TurnNode>(this, {
     defaults: { definitions: definitionsWithTurns },
+    firstAtOnce: true,
     onError: (error) => emit(this, 'tool-timeline-error', { error }),
   });
   readonly #reveal: ChunkRevealController;
