@@ -4,8 +4,8 @@
  * from the request to the stream's end, and when the tool's name first showed. The first byte's time comes from Resource
  * Timing (`responseStart`) once the response has ended. The name is looked for when the
  * body's size changes (a `ResizeObserver` runs after a frame's animation-frame callbacks and
- * layout, before its paint: the name found there is in that frame) and, as a fallback, at the
- * start of every frame. Text inside shadow roots escapes a `MutationObserver` on the document.
+ * layout, before its paint: the name found there is in that frame) and, as a fallback, in the
+ * animation-frame callback of every frame. Text inside shadow roots escapes a `MutationObserver` on the document.
  */
 export interface PeersPageResult {
   /** Each long task: when it started, from the response's first byte, and how long it ran. */
@@ -54,7 +54,9 @@ export function probe(url: string, nameShown: () => boolean, shown: () => string
     frames.push(now - last);
     frameStarts.push(now);
     last = now;
-    if (Number.isNaN(nameAt) && nameShown()) nameAt = now;
+    // The time of this callback, not the frame's timestamp (`now`, when the frame began): a
+    // render in an earlier callback of this frame (the timeline's publication) came after it.
+    if (Number.isNaN(nameAt) && nameShown()) nameAt = performance.now();
     if (running) requestAnimationFrame(frame);
   };
   requestAnimationFrame(frame);
