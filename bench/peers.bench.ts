@@ -14,7 +14,7 @@
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { CONTESTANTS } from './peers/contestants.js';
-import { peersGoals, peersTable, runPeers, runWorkerMode } from './peers/harness.js';
+import { floorLines, peersGoals, peersTable, runPeers, runWorkerMode } from './peers/harness.js';
 import { goalTable } from './support/goals.js';
 
 const [mode, contestant, scenario] = process.argv.slice(2);
@@ -39,6 +39,8 @@ if (mode === '--worker' && contestant !== undefined && scenario !== undefined) {
   );
   console.log(peersTable(result));
   console.log(`\n${goalTable(peersGoals(result), 'text')}`);
+  console.log("\nThe floor of the UI message stream's SSE (decode + JSON.parse, nothing else):");
+  for (const line of floorLines(result)) console.log(line);
   console.log('\nContestants:');
   for (const c of CONTESTANTS) console.log(`- ${c.name}: ${c.note}`);
   console.log(

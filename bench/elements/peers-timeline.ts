@@ -1,9 +1,11 @@
 /**
  * `bench:peers --browser`, callfold's page: `<tool-timeline>` given `fromAISDKUIStream` over
- * the response of one POST to the stream server (the element folds the events itself).
+ * the response of one POST to the stream server (the element folds the events itself). The
+ * adapter is given as an application gives it, not wrapped in an operator (`tap`): a wrapped
+ * adapter is no longer one `assemble()` folds directly (see `DirectEvents`). The end is seen
+ * at an animation frame: the element no longer holds a subscription.
  */
 import '../../elements/tool-timeline.js';
-import { tap } from 'rxjs';
 import type { ToolTimelineElement } from '../../elements/classes.js';
 import { fromAISDKUIStream } from '../../src/providers/ai-sdk-ui-stream.js';
 import { probe } from './peers-probe.js';
@@ -18,9 +20,16 @@ window.peersRun = async (url) => {
     () => /write/i.test(deepText(root())),
     () => deepText(root()),
   );
+  timeline.addController({
+    hostUpdate: () => {
+      if ((timeline.shown?.items.length ?? 0) > 0) recorder.rendering();
+    },
+  });
   const response = await fetch(url, { method: 'POST', body: '{}' });
-  await new Promise<void>((resolve, reject) => {
-    timeline.source = fromAISDKUIStream(response).pipe(tap({ complete: resolve, error: reject }));
+  timeline.source = fromAISDKUIStream(response);
+  await new Promise<void>((resolve) => {
+    const ended = () => (timeline.subscribed ? requestAnimationFrame(ended) : resolve());
+    requestAnimationFrame(ended);
   });
   await timeline.updateComplete;
   return recorder.done();

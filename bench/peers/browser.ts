@@ -56,6 +56,15 @@ async function streamServer(): Promise<{ server: Server; origin: string }> {
   return { server, origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
 }
 
+/** Whether a long task ran the page's first render of a publication holding an item. */
+function holdsRender(
+  task: PeersPageResult['longTasks'][number],
+  run: Pick<PeersPageResult, 'firstByteToRenderMs'>,
+): boolean {
+  const at = run.firstByteToRenderMs;
+  return task.startMs <= at && at <= task.startMs + task.durationMs;
+}
+
 interface Run extends PeersPageResult {
   readonly scriptMs: number;
 }
@@ -86,7 +95,14 @@ export async function runBrowser(): Promise<void> {
           await page.waitForFunction(() => typeof window.peersRun === 'function');
           const before = await page.metrics();
           const url = `${origin}/write-${kib}`;
-          const result = await page.evaluate((u) => window.peersRun(u), url);
+          const raw = await page.evaluate((u) => window.peersRun(u), url);
+          // NaN comes back from the page as null.
+          const result = {
+            ...raw,
+            firstByteToRenderMs: raw.firstByteToRenderMs ?? Number.NaN,
+            firstByteToNameMs: raw.firstByteToNameMs ?? Number.NaN,
+            framesToName: raw.framesToName ?? Number.NaN,
+          };
           const after = await page.metrics();
           await page.close();
           const scriptMs = ((after.ScriptDuration ?? 0) - (before.ScriptDuration ?? 0)) * 1000;
@@ -97,7 +113,11 @@ export async function runBrowser(): Promise<void> {
           }
           console.error(
             `  ${round < 0 ? 'warm-up' : `${round + 1}/${rounds}`} · ${kib} KiB · ${name}: ` +
-              `script ${scriptMs.toFixed(0)} ms, ${result.longTasks.length} long tasks`,
+              `script ${scriptMs.toFixed(0)} ms, ${result.longTasks.length} long tasks` +
+              (result.longTasks.length > 0
+                ? ` (from the first byte, start + duration: ${result.longTasks.map((t) => `${t.startMs.toFixed(0)} + ${t.durationMs.toFixed(0)} ms${holdsRender(t, result) ? ', the first render' : ''}`).join('; ')})`
+                : '') +
+              `; first byte → render ${result.firstByteToRenderMs.toFixed(1)} ms, → name ${result.firstByteToNameMs.toFixed(1)} ms, in frame ${result.framesToName} after it`,
           );
           if (round < 0) continue;
           const key = `${kib}:${name}`;
@@ -112,7 +132,10 @@ export async function runBrowser(): Promise<void> {
       { title: 'script ms (median)', align: 'right' as const },
       { title: 'long tasks (median)', align: 'right' as const },
       { title: 'their total ms (median)', align: 'right' as const },
+      { title: 'runs with a long task holding the first render', align: 'right' as const },
+      { title: 'first byte → first render ms (median)', align: 'right' as const },
       { title: 'first byte → name ms (median)', align: 'right' as const },
+      { title: 'frames to the name (most in a run)', align: 'right' as const },
       { title: 'frame interval ms p50 / p95 / max', align: 'right' as const },
     ];
     const rows: string[][] = [];
@@ -121,7 +144,8 @@ export async function runBrowser(): Promise<void> {
       for (const name of PAGES) {
         const all = runs.get(`${kib}:${name}`) ?? [];
         const frames = [...all.flatMap((r) => r.frameMs)].sort((a, b) => a - b);
-        const longTotal = all.map((r) => r.longTasks.reduce((sum, d) => sum + d, 0));
+        const longTotal = all.map((r) => r.longTasks.reduce((sum, t) => sum + t.durationMs, 0));
+        const firstRender = all.filter((r) => r.longTasks.some((t) => holdsRender(t, r))).length;
         const nameMs = median(all.map((r) => r.firstByteToNameMs));
         rows.push([
           name === 'usechat' ? 'React 19 + useChat' : '<tool-timeline>',
@@ -129,7 +153,10 @@ export async function runBrowser(): Promise<void> {
           median(all.map((r) => r.scriptMs)).toFixed(0),
           median(all.map((r) => r.longTasks.length)).toFixed(0),
           median(longTotal).toFixed(0),
+          name === 'timeline' ? `${firstRender} of ${all.length}` : '–',
+          name === 'timeline' ? median(all.map((r) => r.firstByteToRenderMs)).toFixed(1) : '–',
           nameMs.toFixed(1),
+          Math.max(...all.map((r) => r.framesToName)).toFixed(0),
           `${quantile(frames, 0.5).toFixed(1)} / ${quantile(frames, 0.95).toFixed(1)} / ${(frames[frames.length - 1] ?? Number.NaN).toFixed(0)}`,
         ]);
         if (name === 'timeline') {
@@ -140,12 +167,11 @@ export async function runBrowser(): Promise<void> {
               bound: 0,
               digits: 0,
             }),
-            goal(`${kib} KiB, <tool-timeline>: first byte → name (median)`, nameMs, {
-              op: '≤',
-              bound: 16.7,
-              unit: ' ms',
-              digits: 1,
-            }),
+            goal(
+              `${kib} KiB, <tool-timeline>: the name in the first frame after its first byte (most frames in a run)`,
+              Math.max(...all.map((r) => r.framesToName)),
+              { op: '≤', bound: 1, digits: 0 },
+            ),
           );
         }
       }

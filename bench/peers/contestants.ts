@@ -44,7 +44,7 @@ export interface Outcome {
 export interface Contestant {
   readonly name: string;
   /** The wire it reads, and the callfold row it is divided by. */
-  readonly wire: 'ui' | 'openai' | 'anthropic' | 'agui';
+  readonly wire: 'ui' | 'ui-sse' | 'openai' | 'anthropic' | 'agui';
   /** What it runs, for the notes. */
   readonly note: string;
   /** Builds the wire (untimed); the returned function is one timed run. */
@@ -92,7 +92,7 @@ const aiSdk: Contestant = {
 
 const assistantStream: Contestant = {
   name: 'assistant-stream accumulator',
-  wire: 'ui',
+  wire: 'ui-sse',
   note: "assistant-ui's stream layer (`assistant-stream`): `UIMessageStreamDecoder` over the SSE bytes, then `AssistantMessageAccumulator`; every snapshot's tool-call parts read (`args`)",
   prepare(scenario) {
     const groups = byteGroups(uiMessageSSE(uiMessageChunks(scenario)));
@@ -107,6 +107,45 @@ const assistantStream: Contestant = {
           if (part.type === 'tool-call') rows.read(part.toolCallId, part.args);
         }
       }
+      return rows.outcome();
+    };
+  },
+};
+
+/**
+ * The floor of the UI message stream's SSE: the bytes decoded, split into events, every
+ * `data:` payload `JSON.parse`d, and nothing else — what any client of that wire must do
+ * before it can fold anything. Its outcome comes from each call's `tool-input-available`
+ * (the whole input, already in the parsed chunk), so that it is checked like the others.
+ */
+const sseFloor: Contestant = {
+  name: 'floor: SSE decode + JSON.parse',
+  wire: 'ui-sse',
+  note: 'no client: the same SSE bytes as assistant-stream and callfold (ui-sse), decoded (`TextDecoder`, streaming), split at blank lines, each `data:` payload `JSON.parse`d; the path and size taken from each `tool-input-available` only',
+  prepare(scenario) {
+    const groups = byteGroups(uiMessageSSE(uiMessageChunks(scenario)));
+    return async () => {
+      const rows = new Rows();
+      const body = (await sseFetch(groups)('')).body as ReadableStream<Uint8Array>;
+      const decoder = new TextDecoder();
+      let buffer = '';
+      const take = (event: string) => {
+        if (!event.startsWith('data: ')) return;
+        const data = event.slice('data: '.length);
+        if (data === '[DONE]') return;
+        const chunk = JSON.parse(data) as { type?: unknown; toolCallId?: unknown; input?: unknown };
+        if (chunk.type === 'tool-input-available') rows.read(String(chunk.toolCallId), chunk.input);
+      };
+      for await (const bytes of items(body)) {
+        buffer += decoder.decode(bytes, { stream: true });
+        let start = 0;
+        for (let end = buffer.indexOf('\n\n'); end !== -1; end = buffer.indexOf('\n\n', start)) {
+          take(buffer.slice(start, end));
+          start = end + 2;
+        }
+        buffer = buffer.slice(start);
+      }
+      take(buffer + decoder.decode());
       return rows.outcome();
     };
   },
@@ -269,7 +308,6 @@ const viaFetch = (groups: readonly Uint8Array[]) => sseFetch(groups)('');
 
 export const CONTESTANTS: readonly Contestant[] = [
   aiSdk,
-  assistantStream,
   callfold(
     'ui',
     (scenario) => {
@@ -277,6 +315,16 @@ export const CONTESTANTS: readonly Contestant[] = [
       return () => fromAISDKUIStream(paced(groups));
     },
     '`fromAISDKUIStream` over the UI message stream chunks + `assemble()`',
+  ),
+  assistantStream,
+  sseFloor,
+  callfold(
+    'ui-sse',
+    (scenario) => {
+      const groups = byteGroups(uiMessageSSE(uiMessageChunks(scenario)));
+      return async () => fromAISDKUIStream(await viaFetch(groups));
+    },
+    "`fromAISDKUIStream` over the same SSE `Response` as assistant-stream's + `assemble()` (the browser's path: `fetch`'s body)",
   ),
   openai,
   callfold(

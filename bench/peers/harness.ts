@@ -269,7 +269,12 @@ export function peersGoals(result: PeersResult): Goal[] {
   const last = writes[writes.length - 1];
   if (last === undefined) return [];
   return result.cells
-    .filter((c) => c.scenario === last && !c.contestant.name.startsWith('callfold'))
+    .filter(
+      (c) =>
+        c.scenario === last &&
+        !c.contestant.name.startsWith('callfold') &&
+        !c.contestant.name.startsWith('floor'),
+    )
     .map((cell) => {
       const bound = cell.contestant.name.startsWith('AI SDK') ? 100 : 10;
       const { value, atLeast } = ratioToCallfold(result, cell);
@@ -279,4 +284,37 @@ export function peersGoals(result: PeersResult): Goal[] {
         { op: '≥', bound, unit: '×', digits: 1 },
       );
     });
+}
+
+/**
+ * Per write, callfold's CPU on the SSE wire beside the floor's (decoding and parsing that
+ * wire and nothing else): how much of callfold's time any client of the wire spends, and
+ * what is left for the fold itself.
+ */
+export function floorLines(result: PeersResult): string[] {
+  const lines: string[] = [];
+  for (const scenario of result.scenarios) {
+    const floor = result.cells.find(
+      (c) => c.scenario === scenario && c.contestant.name.startsWith('floor'),
+    );
+    if (floor === undefined) continue;
+    const own = callfoldOf(result, floor);
+    const peer = result.cells.find(
+      (c) =>
+        c.scenario === scenario &&
+        c.contestant.wire === floor.contestant.wire &&
+        !c.contestant.name.startsWith('floor') &&
+        !c.contestant.name.startsWith('callfold'),
+    );
+    const f = cpuOf(floor);
+    const c = cpuOf(own);
+    const p = cpuOf(peer);
+    lines.push(
+      `- ${scenario}: floor ${fmtMs(f)}; callfold (${floor.contestant.wire}) ${fmtMs(c)} = floor + ${fmtMs(c - f)} (${((100 * f) / c).toFixed(0)}% floor)` +
+        (peer
+          ? `; ${peer.contestant.name} ${fmtMs(p)} = floor + ${fmtMs(p - f)}; ÷ callfold over the floor: ${((p - f) / (c - f)).toFixed(1)}×; the ratio were callfold only the floor: ${(p / f).toFixed(1)}×`
+          : ''),
+    );
+  }
+  return lines;
 }

@@ -1,11 +1,12 @@
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
-import type { Observable, Subscription } from 'rxjs';
+import { asapScheduler, type Observable, type SchedulerLike, type Subscription } from 'rxjs';
 import {
   type AssembleInput,
   type AssembleOptions,
   assemble,
   type Conversation,
   type KindedNode,
+  publicationScheduler,
 } from '../../src/index.js';
 
 /** How a `FoldController` folds. */
@@ -14,6 +15,32 @@ export interface FoldControllerOptions<Extra extends KindedNode = never> {
   readonly defaults?: AssembleOptions<Extra>;
   /** Called when the source fails. The subscription ends; `value` stays what it was. */
   readonly onError?: (error: unknown) => void;
+  /**
+   * When no scheduler is given (in `defaults` or `options`): each subscription's first
+   * publication comes as soon as the events that caused it are folded (a microtask), the
+   * rest on `publicationScheduler()` (animation frames in a window). The first thing to show
+   * then reaches the frame that follows its bytes instead of waiting for the next frame's
+   * animation-frame callbacks, which a read landing just after a frame began pushes a frame
+   * later (`bench:peers -- --browser`).
+   */
+  readonly firstAtOnce?: boolean;
+}
+
+/**
+ * A scheduler that runs the first work it is given on `asapScheduler` (a microtask) and all
+ * later work on `publicationScheduler()`: one per subscription.
+ */
+export function firstAtOnceScheduler(): SchedulerLike {
+  let first = true;
+  const later = publicationScheduler();
+  return {
+    now: () => later.now(),
+    schedule(...args: Parameters<SchedulerLike['schedule']>): Subscription {
+      const scheduler = first ? asapScheduler : later;
+      first = false;
+      return scheduler.schedule(...args);
+    },
+  } as SchedulerLike;
 }
 
 /**
@@ -31,6 +58,7 @@ export class FoldController<Extra extends KindedNode = never> implements Reactiv
   readonly #host: ReactiveControllerHost;
   readonly #defaults: AssembleOptions<Extra> | undefined;
   readonly #onError: ((error: unknown) => void) | undefined;
+  readonly #firstAtOnce: boolean;
   #connected = false;
   #source: Observable<AssembleInput> | undefined;
   #options: AssembleOptions<Extra> | undefined;
@@ -46,6 +74,7 @@ export class FoldController<Extra extends KindedNode = never> implements Reactiv
     this.#host = host;
     this.#defaults = options.defaults;
     this.#onError = options.onError;
+    this.#firstAtOnce = options.firstAtOnce ?? false;
     host.addController(this);
   }
 
@@ -100,6 +129,9 @@ export class FoldController<Extra extends KindedNode = never> implements Reactiv
     const options = this.#options;
     this.#subscribed = { source, options };
     const folding = { ...this.#defaults, ...options };
+    if (this.#firstAtOnce && folding.scheduler === undefined) {
+      folding.scheduler = firstAtOnceScheduler();
+    }
     const subscription = source.pipe(assemble<Extra>(folding)).subscribe({
       next: (conversation) => {
         this.#value = conversation;

@@ -178,6 +178,7 @@ export class ToolTimelineElement extends LitElement {
   #labels: ToolLabels = englishLabels;
   readonly #fold = new FoldController<TurnNode>(this, {
     defaults: { definitions: definitionsWithTurns },
+    firstAtOnce: true,
     onError: (error) => emit(this, 'tool-timeline-error', { error }),
   });
   readonly #reveal: ChunkRevealController;
@@ -203,6 +204,8 @@ export class ToolTimelineElement extends LitElement {
   /**
    * Events to fold with `assemble()` while connected; wins over `conversation`. Setting it on
    * a connected element subscribes at once (and unsubscribes from the previous source).
+   * Without a scheduler in `assembleOptions`, each subscription's first publication comes as
+   * soon as its events are folded (a microtask), the rest at most once per animation frame.
    */
   get source(): Observable<AssembleInput> | undefined {
     return this.#fold.source;

@@ -7,7 +7,13 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { CONTESTANTS, type Contestant } from '../../bench/peers/contestants.js';
-import { measureOnce, peersGoals, peersTable, runPeers } from '../../bench/peers/harness.js';
+import {
+  floorLines,
+  measureOnce,
+  peersGoals,
+  peersTable,
+  runPeers,
+} from '../../bench/peers/harness.js';
 import { expectedOf, scenarioById } from '../../bench/peers/streams.js';
 
 describe('bench:peers harness', () => {
@@ -31,9 +37,13 @@ describe('bench:peers harness', () => {
       assert.equal(cell.samples.length, 1);
     }
     assert.equal(peersGoals(result).length, CONTESTANTS.filter(isPeer).length);
+    // The floor has a line per scenario, set against callfold and the peer on its wire.
+    const floor = floorLines(result);
+    assert.equal(floor.length, 2);
+    for (const line of floor) assert.match(line, /callfold \(ui-sse\).*assistant-stream/);
   });
 
-  it("callfold's reads on every wire see each call's whole content and its path", async () => {
+  it("callfold's reads on every wire, and the floor's, see each call's whole content and its path", async () => {
     const scenario = 'session-3';
     const expected = expectedOf(scenarioById(scenario));
     for (const contestant of CONTESTANTS.filter((c) => !isPeer(c))) {
@@ -61,6 +71,7 @@ describe('bench:peers harness', () => {
   });
 });
 
+/** A peer's client (the goals' rows): not callfold, not the floor. */
 function isPeer(contestant: Contestant): boolean {
-  return !contestant.name.startsWith('callfold');
+  return !contestant.name.startsWith('callfold') && !contestant.name.startsWith('floor');
 }

@@ -186,3 +186,44 @@ describe('FoldController: a source that ends', () => {
     host.remove();
   });
 });
+
+/** A host whose controller publishes each subscription's first fold at once. */
+class FirstAtOnceHost extends LitElement {
+  readonly fold = new FoldController<TurnNode>(this, {
+    defaults: { definitions: definitionsWithTurns },
+    firstAtOnce: true,
+  });
+}
+customElements.define('first-at-once-host', FirstAtOnceHost);
+
+describe('FoldController: firstAtOnce', () => {
+  it('publishes the first fold within the task that folded it, later ones at an animation frame', async () => {
+    const host = new FirstAtOnceHost();
+    document.body.append(host);
+    await host.updateComplete;
+    const events = new Subject<AssembleInput>();
+    host.fold.source = events;
+    events.next(call(1, 'a'));
+    // Microtasks only: no animation frame can run before these continuations.
+    await Promise.resolve();
+    await Promise.resolve();
+    expect(host.fold.value?.tools.size).to.equal(1);
+    events.next(call(2, 'b'));
+    await Promise.resolve();
+    await Promise.resolve();
+    expect(host.fold.value?.tools.size, 'the second waits for a frame').to.equal(1);
+    await until(() => host.fold.value?.tools.size === 2, 'the second publication');
+    host.remove();
+  });
+
+  it('leaves a scheduler given in the options alone', async () => {
+    const host = new FirstAtOnceHost();
+    document.body.append(host);
+    await host.updateComplete;
+    host.fold.options = { scheduler: queueScheduler };
+    host.fold.source = of(call(1, 'a'));
+    // queueScheduler publishes synchronously; asap would not have yet.
+    expect(host.fold.value?.tools.size).to.equal(1);
+    host.remove();
+  });
+});
