@@ -9,11 +9,11 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { pathToFileURL } from 'node:url';
 import { expect } from 'chai';
-import puppeteer, { type Browser, type Page } from 'puppeteer-core';
+import type { Browser, Page } from 'puppeteer-core';
 import { createServer, type ViteDevServer } from 'vite';
 import { repositoryRoot } from '../support/repository.js';
+import { launchChromium } from './support/chromium.js';
 import { openPage, playToEnd, watchLoading } from './support/demo-approval.js';
 
 const root = repositoryRoot();
@@ -59,7 +59,7 @@ describe('the demo layout at 390 px and 1400 px', { skip, timeout: 180_000 }, ()
   let server: ViteDevServer | undefined;
   let browser: Browser | undefined;
   let base = '';
-  let newPage: (browser: Browser) => Promise<Page>;
+  let newPage: () => Promise<Page>;
   let cacheDir: string | undefined;
 
   before(async () => {
@@ -76,19 +76,7 @@ describe('the demo layout at 390 px and 1400 px', { skip, timeout: 180_000 }, ()
     });
     await server.listen();
     base = server.resolvedUrls?.local[0] ?? '';
-    const found = (await import(pathToFileURL(join(root, 'scripts/find-chromium.mjs')).href)) as {
-      chromiumPath: () => string;
-      chromiumArgs: readonly string[];
-      focusedPage: (browser: Browser) => Promise<Page>;
-    };
-    const { chromiumPath, chromiumArgs } = found;
-    // A window per page: a tab sharing one is hidden, and its timers are throttled.
-    newPage = found.focusedPage;
-    browser = await puppeteer.launch({
-      executablePath: chromiumPath(),
-      headless: true,
-      args: [...chromiumArgs],
-    });
+    ({ browser, newPage } = await launchChromium());
     mkdirSync(shots, { recursive: true });
   });
 
@@ -99,7 +87,7 @@ describe('the demo layout at 390 px and 1400 px', { skip, timeout: 180_000 }, ()
   });
 
   async function open(path: string, width: number): Promise<{ page: Page; errors: string[] }> {
-    const page = await newPage(browser as Browser);
+    const page = await newPage();
     const errors: string[] = [];
     page.on('pageerror', (error) => errors.push(String(error)));
     watchLoading(page);

@@ -15,9 +15,8 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { pathToFileURL } from 'node:url';
 import { expect } from 'chai';
-import puppeteer, { type Browser, type Page } from 'puppeteer-core';
+import type { Browser, Page } from 'puppeteer-core';
 import { carriedRecords } from '../../examples/demo/carried.js';
 import { providers, type ReplaySource, replaySteps } from '../../examples/demo/replay-steps.js';
 import { scriptOf, withoutTime } from '../../examples/demo/session-script.js';
@@ -25,6 +24,7 @@ import { type CallfoldEvent, isDurableEvent } from '../../src/events/types.js';
 import { categoryOf } from '../../src/tools/categories.js';
 import { decodeTranscript } from '../../src/wire/transcript.js';
 import { repositoryRoot } from '../support/repository.js';
+import { launchChromium } from './support/chromium.js';
 import { openPage, playToEnd, watchLoading } from './support/demo-approval.js';
 
 const root = repositoryRoot();
@@ -313,7 +313,7 @@ describe('the demo page in Chromium', { skip, timeout: 600_000 }, () => {
    * Each page in a window of its own (`focusedPage`): a page sharing a window with another is
    * a hidden tab, whose timers Chromium throttles, and the replays run on timers.
    */
-  let newPage: (browser: Browser) => Promise<Page>;
+  let newPage: () => Promise<Page>;
   /** What the dev server printed (its dependency optimizer's debug lines among it). */
   const viteLog: string[] = [];
 
@@ -345,18 +345,7 @@ describe('the demo page in Chromium', { skip, timeout: 600_000 }, () => {
         reject(new Error(`vite exited (${code}):\n${viteLog.join('')}`)),
       );
     });
-    const found = (await import(pathToFileURL(join(root, 'scripts/find-chromium.mjs')).href)) as {
-      chromiumPath: () => string;
-      chromiumArgs: readonly string[];
-      focusedPage: (browser: Browser) => Promise<Page>;
-    };
-    const { chromiumPath, chromiumArgs } = found;
-    newPage = found.focusedPage;
-    browser = await puppeteer.launch({
-      executablePath: chromiumPath(),
-      headless: true,
-      args: [...chromiumArgs],
-    });
+    ({ browser, newPage } = await launchChromium());
   });
 
   after(async () => {
@@ -381,7 +370,7 @@ describe('the demo page in Chromium', { skip, timeout: 600_000 }, () => {
   async function open(
     path: string,
   ): Promise<{ page: Page; errors: string[]; requests: SessionRequest[] }> {
-    const page = await newPage(browser as Browser);
+    const page = await newPage();
     const errors: string[] = [];
     const requests: SessionRequest[] = [];
     page.on('pageerror', (error) => errors.push(String(error)));
