@@ -322,13 +322,18 @@ async function runStep({ step, layer }, live) {
     passed += lastNumber(step.count[0]);
     failed += lastNumber(step.count[1]);
   }
-  if (slots > 1)
+  if (slots > 1) {
+    const from = ((started - runStarted) / 1000).toFixed(0);
     console.log(
-      `── ${step.name}: ${code === 0 ? 'passed' : 'FAILED'} in ${(ms / 1000).toFixed(0)} s`,
+      `── ${step.name}: ${code === 0 ? 'passed' : 'FAILED'} in ${(ms / 1000).toFixed(0)} s (from ${from} s into the run)`,
     );
+  }
   if (code !== 0) console.error(`\n${step.name} failed (exit ${code})`);
   return code === 0;
 }
+
+/** When the run started (`performance.now()`), for each step's start in its closing line. */
+const runStarted = performance.now();
 
 /** Whether a step's output streams through now (one at a time). */
 let streaming = false;
@@ -369,9 +374,8 @@ function runQueue() {
   });
 }
 
-const started = performance.now();
 await runQueue();
-const total = `${((performance.now() - started) / 1000).toFixed(0)} s`;
+const total = `${((performance.now() - runStarted) / 1000).toFixed(0)} s`;
 if (stopping) {
   console.log(`wall time: ${times()} (all: ${total})`);
   console.log(`${passed} passed, ${Math.max(failed, 1)} failed`);
