@@ -297,7 +297,7 @@ async function runStep({ step, layer }, live) {
       stream.on('data', (/** @type {Buffer} */ chunk) => {
         if (live) target.write(chunk);
         else held.push(chunk);
-        if (step.count) output += chunk.toString();
+        output += chunk.toString();
       });
     relay(child.stdout, process.stdout);
     relay(child.stderr, process.stderr);
@@ -328,9 +328,30 @@ async function runStep({ step, layer }, live) {
       `── ${step.name}: ${code === 0 ? 'passed' : 'FAILED'} in ${(ms / 1000).toFixed(0)} s (from ${from} s into the run)`,
     );
   }
-  if (code !== 0) console.error(`\n${step.name} failed (exit ${code})`);
+  if (code !== 0) {
+    console.error(`\n${step.name} failed (exit ${code})`);
+    failures.push({ name: step.name, text: whatFailed(output.replace(ansi, '')) });
+  }
   return code === 0;
 }
+
+/** The failed steps and what each printed of its failures, repeated at the end of the run. */
+/** @type {{ name: string, text: string }[]} */
+const failures = [];
+/** Lines of a failed step's output repeated at the end, at most. */
+const failureLines = 200;
+/**
+ * What a failed step said of its failures: from node:test's closing "✖ failing tests:"
+ * section when it printed one, else its last lines; at most `failureLines` lines. A run's
+ * last lines are what a CI summary shows, and the steps that ran beside a failed one print
+ * long after it.
+ * @param {string} output
+ */
+const whatFailed = (output) => {
+  const section = output.lastIndexOf('✖ failing tests:');
+  const lines = (section === -1 ? output : output.slice(section)).trimEnd().split('\n');
+  return (section === -1 ? lines.slice(-failureLines) : lines.slice(0, failureLines)).join('\n');
+};
 
 /** When the run started (`performance.now()`), for each step's start in its closing line. */
 const runStarted = performance.now();
@@ -377,7 +398,10 @@ function runQueue() {
 await runQueue();
 const total = `${((performance.now() - runStarted) / 1000).toFixed(0)} s`;
 if (stopping) {
-  console.log(`wall time: ${times()} (all: ${total})`);
+  for (const { name, text } of failures) {
+    console.log(`\n── what failed in ${name} (repeated from its output above)\n${text}`);
+  }
+  console.log(`\nwall time: ${times()} (all: ${total})`);
   console.log(`${passed} passed, ${Math.max(failed, 1)} failed`);
   process.exit(1);
 }
