@@ -267,23 +267,29 @@ function expectSameTimeline(
   expected: Shown | undefined,
   page: { errors: readonly string[]; log: string },
 ): void {
-  if (page.errors.length === 0 && isDeepStrictEqual(shown, expected)) return;
+  const same = isDeepStrictEqual(shown, expected);
+  if (page.errors.length === 0 && same) return;
   const want = expected?.items ?? [];
   const at = shown.items.findIndex((item, i) => !isDeepStrictEqual(item, want[i]));
   const index = at === -1 ? shown.items.length : at;
   throw new Error(
     [
-      `the timeline (${shown.items.length} items) differs from the expected one (${want.length}) at item ${index}:`,
-      `  shown:    ${JSON.stringify(shown.items[index])}`,
-      `  expected: ${JSON.stringify(want[index])}`,
+      ...(same
+        ? ['the timeline is the expected one, but the page reported errors']
+        : [
+            `the timeline (${shown.items.length} items) differs from the expected one (${want.length}) at item ${index}:`,
+            `  shown:    ${JSON.stringify(shown.items[index])}`,
+            `  expected: ${JSON.stringify(want[index])}`,
+          ]),
       `page errors: ${JSON.stringify(page.errors)}`,
       `the page's log ends: ${page.log.slice(-1500)}`,
     ].join('\n'),
   );
 }
 
-/** The text of the demo page's log. */
-const logOf = (page: Page) => page.$eval('#log', (list) => list.textContent ?? '');
+/** The text of the demo page's log; empty on a page without one (the React page). */
+const logOf = (page: Page) =>
+  page.evaluate(() => document.querySelector('#log')?.textContent ?? '');
 
 function readTimeline(selector: string): Promise<Shown> {
   type Lit = HTMLElement & { updateComplete: Promise<unknown>; node?: { callId: string } };
