@@ -225,13 +225,16 @@ const needs = new Map([
   ['docs check', ['docs build']],
 ]);
 /**
- * Steps that need nothing of these but start only once they are done, so as not to hold a
- * slot that the long steps waiting on them take then: the site's build (about a minute) had
- * taken the third slot while the build and the compile ran, so the Chromium tests started
- * 100 s later and the framework apps ran alone at the end for 80 s (clean-clone run,
- * 2026-12-06: 488 s).
+ * Steps that need nothing of these but start only once they are done, so as not to take a
+ * slot that a longer step waiting on them takes then (clean-clone runs of 2026-12-06): the
+ * site's build had taken the third slot while the build and the compile ran, so the Chromium
+ * tests started 100 s later (488 s in all); then the Deno tests, ready once the compile ended
+ * a moment before the build, held the slot the Node tests took 100 s later (499 s).
  */
-const after = new Map([['docs build', ['build', 'compile']]]);
+const after = new Map([
+  ['docs build', ['build', 'compile']],
+  ['deno', ['build']],
+]);
 // The documentation samples: when this run packs, the pack layer checks them against the
 // installed tarball, and the Node layer skips its own copy of that work
 // (test/docs/samples.node.test.ts).
