@@ -224,17 +224,6 @@ const needs = new Map([
   ['framework apps', ['build']],
   ['docs check', ['docs build']],
 ]);
-/**
- * Steps that need nothing of these but start only once they are done, so as not to take a
- * slot that a longer step waiting on them takes then (clean-clone runs of 2026-12-06): the
- * site's build had taken the third slot while the build and the compile ran, so the Chromium
- * tests started 100 s later (488 s in all); then the Deno tests, ready once the compile ended
- * a moment before the build, held the slot the Node tests took 100 s later (499 s).
- */
-const after = new Map([
-  ['docs build', ['build', 'compile']],
-  ['deno', ['build']],
-]);
 // The documentation samples: when this run packs, the pack layer checks them against the
 // installed tarball, and the Node layer skips its own copy of that work
 // (test/docs/samples.node.test.ts).
@@ -380,7 +369,7 @@ function runQueue() {
   let running = 0;
   return new Promise((resolve) => {
     const ready = (/** @type {Planned} */ p) =>
-      [...(needs.get(p.step.name) ?? []), ...(after.get(p.step.name) ?? [])].every(
+      (needs.get(p.step.name) ?? []).every(
         (need) => ended.get(need) === true || !planned.some((s) => s.step.name === need),
       );
     const next = () => {
