@@ -223,6 +223,8 @@ const needs = new Map([
   ['pack', ['build']],
   ['framework apps', ['build']],
   ['docs check', ['docs build']],
+  // The site's element pages are read from custom-elements.json, which the build rewrites.
+  ['docs build', ['build']],
 ]);
 // The documentation samples: when this run packs, the pack layer checks them against the
 // installed tarball, and the Node layer skips its own copy of that work
