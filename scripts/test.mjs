@@ -337,8 +337,10 @@ async function runStep({ step, layer }, live) {
   return code === 0;
 }
 
-/** The failed steps and what each printed of its failures, repeated at the end of the run. */
-/** @type {{ name: string, text: string }[]} */
+/**
+ * The failed steps and what each printed of its failures, repeated at the end of the run.
+ * @type {{ name: string, text: string }[]}
+ */
 const failures = [];
 /** Lines of a failed step's output repeated at the end, at most. */
 const failureLines = 200;
