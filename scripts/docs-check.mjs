@@ -239,7 +239,7 @@ export async function pageProblems(dist, pages, checks = {}, tabs = 2, followed 
     }
     // Leave the last page, so that its late errors are counted too.
     await tab.goto('about:blank');
-    await tab.browserContext().close();
+    await tab.close();
   };
   try {
     await Promise.all(Array.from({ length: tabs }, worker));
