@@ -433,12 +433,30 @@ describe('the demo page in Chromium', { skip, timeout: 600_000 }, () => {
    */
   const finished = (page: Page, approve = true) => playToEnd(page, approve, 120_000);
 
-  it('plays the session to its end: final stages, withdrawn calls gone, the error, group counts', async () => {
-    const { page, errors } = await open('/?speed=100');
+  // The default replay's page goes on to "reload as history" and then to live mode, as a
+  // viewer's would: a replay costs seconds of Chromium's CPU, and these two need one that ended.
+  it('plays the session to its end: final stages, withdrawn calls gone, the error, group counts', async (t) => {
+    const { page, errors, requests } = await open('/?speed=100');
+    try {
+      await played(page, errors);
+      await t.test(
+        '"reload as history" rebuilds the same final DOM from durable events in pages loaded over HTTP',
+        () => reloadAsHistory(page, errors, requests),
+      );
+      await t.test(
+        'live mode streams one turn from an OpenAI-compatible endpoint, keeping the key in memory',
+        () => liveMode(page, errors),
+      );
+    } finally {
+      await page.close();
+    }
+  });
+
+  /** The checks of the default replay's final DOM; it becomes `final`. */
+  async function played(page: Page, errors: readonly string[]): Promise<void> {
     await finished(page);
     const shown = await page.evaluate(readTimeline, '#timeline');
     const match = await page.evaluate(() => document.body.dataset.match);
-    await page.close();
     expect(errors).to.deep.equal([]);
     expect(match).to.equal('true');
 
@@ -506,18 +524,20 @@ describe('the demo page in Chromium', { skip, timeout: 600_000 }, () => {
     ]);
     expect(shown.items[0]).to.deep.equal({ turn: '' });
     final = shown;
-  });
+  }
 
-  it('"reload as history" rebuilds the same final DOM from durable events in pages loaded over HTTP', async () => {
-    const { page, errors, requests } = await open('/?speed=100');
-    await finished(page);
+  /** "Reload as history" on a page whose replay ended. */
+  async function reloadAsHistory(
+    page: Page,
+    errors: readonly string[],
+    requests: readonly SessionRequest[],
+  ): Promise<void> {
     const before = requests.length;
     await page.click('#history');
     await page.waitForFunction(() => document.body.dataset.match !== 'pending');
     const shown = await page.evaluate(readTimeline, '#timeline');
     const match = await page.evaluate(() => document.body.dataset.match);
     const log = await logOf(page);
-    await page.close();
     expect(errors).to.deep.equal([]);
     expect(match).to.equal('true');
     expect(log).to.match(/Reloaded: 45 durable events in 6 history pages/);
@@ -540,7 +560,7 @@ describe('the demo page in Chromium', { skip, timeout: 600_000 }, () => {
     const follow = reload.filter((request) => request.sse);
     expect(follow.map((request) => request.lastEventId)).to.deep.equal(['45']);
     expect(reload.every((request) => request.authorized)).to.equal(true);
-  });
+  }
 
   it('a reconnection in the middle of the write ends in the same DOM', async () => {
     // `until` pauses the replay 20 s in, with the 512 KiB write still streaming.
@@ -681,7 +701,8 @@ describe('the demo page in Chromium', { skip, timeout: 600_000 }, () => {
     expect(errors).to.deep.equal([]);
   });
 
-  it('live mode streams one turn from an OpenAI-compatible endpoint, keeping the key in memory', async () => {
+  /** Live mode on a page whose replay ended, against a fake OpenAI-compatible endpoint. */
+  async function liveMode(page: Page, errors: readonly string[]): Promise<void> {
     const requests: { url: string; headers: IncomingHttpHeaders; body: string }[] = [];
     const sse = readFileSync(
       join(root, 'test/fixtures/openai-chat-completions/parallel-write.sse'),
@@ -705,8 +726,6 @@ describe('the demo page in Chromium', { skip, timeout: 600_000 }, () => {
     await new Promise((resolve) => endpoint.once('listening', resolve));
     const { port } = endpoint.address() as AddressInfo;
     try {
-      const { page, errors } = await open('/?speed=100');
-      await finished(page);
       await page.evaluate(() => {
         (document.querySelector('#live') as HTMLDetailsElement).open = true;
       });
@@ -733,7 +752,6 @@ describe('the demo page in Chromium', { skip, timeout: 600_000 }, () => {
         sessionStorage.length,
         document.cookie,
       ]);
-      await page.close();
       expect(errors).to.deep.equal([]);
       expect(requests).to.have.length(1);
       expect(requests[0]?.url).to.equal('/v1/chat/completions');
@@ -754,5 +772,5 @@ describe('the demo page in Chromium', { skip, timeout: 600_000 }, () => {
       endpoint.closeAllConnections();
       await new Promise((resolve) => endpoint.close(resolve));
     }
-  });
+  }
 });
