@@ -31,6 +31,7 @@ if (process.env.CALLFOLD_TEST_ASYNC_HOOK !== '1') {
       return createHook(callbacks);
     }
     return createHook({
+      /** @type {NonNullable<import('node:async_hooks').HookCallbacks['init']>} */
       init(asyncId, type, triggerAsyncId, resource) {
         if (type !== 'PROMISE') init(asyncId, type, triggerAsyncId, resource);
       },
