@@ -189,26 +189,28 @@ const planned = uncovered(
 /** Steps at a time: one at a time when layers are named or with `--serial`. */
 const slots = whole && !serial ? 3 : 1;
 /**
- * Which ready step starts first, by name: the ones others wait for, then the longest (wall
- * times of a clean-clone run on the quiet machine, 2026-12-06: pack 279 s, node 267 s,
- * chromium 163 s, framework apps 126 s, deno 112 s, docs build 56 s, docs check 40 s); the
- * short checks fill the third place while the build and the compile run. Three fixed lanes
- * took 436 s there, the pack lane (build, pack, framework apps) ending 140 s after the others.
+ * Which ready step starts first, by name: the ones others wait for, then the long ones that
+ * run on one core (the framework apps and the tarball's checks run one tool after another; the
+ * site's build and check follow), then those that spread over both cores (the Node files three
+ * at a time, the Chromium pages two, Deno a worker per core), which fill the end of the run.
+ * The short checks fill the third place while the build and the compile run. With the site's
+ * build and check last, two clean-clone runs on the quiet machine (2026-12-06) spent their last
+ * 40–60 s on them alone, a core idle for a quarter of that time or more.
  */
 const priority = [
   'build',
   'compile',
+  'framework apps',
   'pack',
   'node',
+  'docs build',
+  'docs check',
   'chromium',
-  'framework apps',
   'deno',
   'typecheck (docs site)',
   'typecheck (scripts, checkJs)',
   'lint',
   'layers',
-  'docs build',
-  'docs check',
   'docs checker',
 ];
 /** @param {Planned} p */
