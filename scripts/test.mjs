@@ -17,6 +17,7 @@
 // runners counted.
 import { spawn } from 'node:child_process';
 import { readFileSync, rmSync } from 'node:fs';
+import { setPriority } from 'node:os';
 import { coreBundles, testFiles } from './test-bundles.mjs';
 
 /**
@@ -213,6 +214,14 @@ const priority = [
   'layers',
   'docs checker',
 ];
+/**
+ * The steps that spread over both cores, run a little below normal priority (nice 5) when the
+ * whole suite runs three steps at a time: the one-core steps (a tool after another) then move
+ * at the speed of a core, and the spread ones take what is left, so the run's end is theirs,
+ * which can use both cores. A test's verdict never depends on its speed (CONTRIBUTING), and
+ * `npm run test:stress` runs the Node layer against two busy loops at normal priority.
+ */
+const spread = new Set(['node', 'chromium', 'deno']);
 /** @param {Planned} p */
 const rank = (p) => {
   const i = priority.indexOf(p.step.name);
@@ -296,6 +305,12 @@ async function runStep({ step, layer }, live) {
       stdio: ['ignore', 'pipe', 'pipe'],
       env: step.env ? { ...process.env, ...step.env } : process.env,
     });
+    // Before it starts processes of its own, which take its priority.
+    if (slots > 1 && spread.has(step.name) && child.pid !== undefined) {
+      try {
+        setPriority(child.pid, 5);
+      } catch {}
+    }
     /**
      * @param {import('node:stream').Readable} stream
      * @param {NodeJS.WriteStream} target
