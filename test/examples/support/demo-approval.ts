@@ -71,10 +71,17 @@ export async function playToEnd(page: Page, approve = true, timeout = 60_000): P
     if ((await page.evaluate(() => document.body.dataset.state)) === 'done') return;
     for (let attempt = 1; ; attempt++) {
       // The row may render a moment after the replay starts waiting (a chunk, a reconnection).
-      const button = await page.waitForSelector(
-        `#timeline >>> tool-row[approval="requested"] >>> [part~="${approve ? 'approve' : 'deny'}"]`,
-        { timeout: 30_000 },
-      );
+      const button = await page
+        .waitForSelector(
+          `#timeline >>> tool-row[approval="requested"] >>> [part~="${approve ? 'approve' : 'deny'}"]`,
+          { timeout: 30_000 },
+        )
+        .catch(async (error: unknown) => {
+          throw new Error(
+            `the replay waits for an answer, but no row shows the request: ${await waitingState(page)}`,
+            { cause: error },
+          );
+        });
       await button?.click();
       try {
         await page.waitForFunction(() => document.body.dataset.state !== 'waiting', {
@@ -87,4 +94,32 @@ export async function playToEnd(page: Page, approve = true, timeout = 60_000): P
       }
     }
   }
+}
+
+/**
+ * What the page shows while its replay waits for an answer that no row asks for: each row the
+ * timeline rendered (its call, stage and approval), each group's summary, the page's state and
+ * the end of its log. Two clean-clone runs failed there, through the AG-UI wire only.
+ */
+async function waitingState(page: Page): Promise<string> {
+  return page
+    .evaluate(() => {
+      const timeline = document.querySelector('#timeline');
+      const groups = [...(timeline?.shadowRoot?.querySelectorAll('tool-group') ?? [])];
+      return JSON.stringify({
+        state: document.body.dataset.state,
+        match: document.body.dataset.match,
+        visibility: document.visibilityState,
+        groups: groups.map((group) => ({
+          summary: group.shadowRoot?.querySelector('[part~="summary"]')?.textContent?.trim(),
+          rows: [...(group.shadowRoot?.querySelectorAll('tool-row') ?? [])].map((row) => ({
+            callId: (row as HTMLElement & { node?: { callId: string } }).node?.callId,
+            stage: row.getAttribute('stage'),
+            approval: row.getAttribute('approval'),
+          })),
+        })),
+        log: document.querySelector('#log')?.textContent?.slice(-1500),
+      });
+    })
+    .catch((cause: unknown) => String(cause));
 }
