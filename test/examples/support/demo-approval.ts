@@ -1,4 +1,4 @@
-import type { Page } from 'puppeteer-core';
+import type { ElementHandle, Page } from 'puppeteer-core';
 
 /** What went wrong loading each watched page: failed requests, error statuses, console errors. */
 const problems = new WeakMap<Page, string[]>();
@@ -16,6 +16,7 @@ export function watchLoading(page: Page): void {
   page.on('console', (message) => {
     if (message.type() === 'error') found.push(`console: ${message.text()}`);
   });
+  page.on('pageerror', (error) => found.push(`uncaught: ${String(error)}`));
 }
 
 /**
@@ -71,11 +72,16 @@ export async function playToEnd(page: Page, approve = true, timeout = 60_000): P
     if ((await page.evaluate(() => document.body.dataset.state)) === 'done') return;
     for (let attempt = 1; ; attempt++) {
       // The row may render a moment after the replay starts waiting (a chunk, a reconnection).
+      // Looked for every 50 ms, not at DOM changes: the button renders inside shadow roots,
+      // which a MutationObserver on the document (how `waitForSelector` waits for a plain or
+      // `>>>` selector) does not see. The page itself is still while it waits, so a button that
+      // rendered after the first look was never looked for again: the replays that failed with
+      // "no row shows the request" showed the button in the row (three runs in eight under load
+      // once the page stopped rewriting its clock every frame; twice in clean-clone CI runs
+      // before).
       const button = await page
-        .waitForSelector(
-          `#timeline >>> tool-row[approval="requested"] >>> [part~="${approve ? 'approve' : 'deny'}"]`,
-          { timeout: 30_000 },
-        )
+        .waitForFunction(approvalButton, { timeout: 30_000, polling: 50 }, approve)
+        .then((handle) => handle.asElement() as ElementHandle<Element> | null)
         .catch(async (error: unknown) => {
           throw new Error(
             `the replay waits for an answer, but no row shows the request: ${await waitingState(page)}`,
@@ -112,14 +118,46 @@ async function waitingState(page: Page): Promise<string> {
         visibility: document.visibilityState,
         groups: groups.map((group) => ({
           summary: group.shadowRoot?.querySelector('[part~="summary"]')?.textContent?.trim(),
-          rows: [...(group.shadowRoot?.querySelectorAll('tool-row') ?? [])].map((row) => ({
-            callId: (row as HTMLElement & { node?: { callId: string } }).node?.callId,
-            stage: row.getAttribute('stage'),
-            approval: row.getAttribute('approval'),
-          })),
+          rows: [...(group.shadowRoot?.querySelectorAll('tool-row') ?? [])].map((row) => {
+            const { node } = row as unknown as { node?: Record<string, unknown> };
+            return {
+              callId: node?.callId,
+              stage: row.getAttribute('stage'),
+              approval: row.getAttribute('approval'),
+              // What the row rendered, and the node it holds, where a request is shown.
+              ...(row.getAttribute('approval') === 'requested'
+                ? {
+                    node: { stage: node?.stage, approval: node?.approval },
+                    shadow: row.shadowRoot?.innerHTML.replace(/<!--[^>]*-->/g, '').slice(0, 1500),
+                  }
+                : {}),
+            };
+          }),
         })),
         log: document.querySelector('#log')?.textContent?.slice(-1500),
       });
     })
+    .then((shown) => `${shown}; page problems: ${JSON.stringify(problems.get(page) ?? [])}`)
     .catch((cause: unknown) => String(cause));
+}
+
+/**
+ * Runs in the page: the Approve (or Deny) button of the timeline's row that asks for an
+ * answer, looked for through every shadow root under `#timeline`; null while there is none.
+ */
+function approvalButton(approve: boolean): Element | null {
+  const part = approve ? 'approve' : 'deny';
+  const roots: ParentNode[] = [];
+  const timeline = document.querySelector('#timeline');
+  if (timeline?.shadowRoot) roots.push(timeline.shadowRoot);
+  for (let root = roots.pop(); root !== undefined; root = roots.pop()) {
+    for (const element of root.querySelectorAll('*')) {
+      if (element.localName === 'tool-row' && element.getAttribute('approval') === 'requested') {
+        const button = element.shadowRoot?.querySelector(`[part~="${part}"]`);
+        if (button) return button;
+      }
+      if (element.shadowRoot) roots.push(element.shadowRoot);
+    }
+  }
+  return null;
 }
