@@ -66,8 +66,8 @@ const layers = {
       // Three files at a time: many of the Node-only ones mostly wait (a Chromium page at a
       // recorded pace, a redis-server, a child process), and each is its own process with its
       // own ports and temporary folders. They go first, as the longest; the core bundles fill in.
-      // node-test-setup.mjs turns off node:test's async hook, which made every await of a
-      // test several times dearer (Node 20).
+      // node-test-setup.mjs keeps node:test's async hook off promises and without `destroy`:
+      // the runner's own made every await of a test many times dearer (Node 20).
       args: () => [
         '--import=./scripts/node-test-setup.mjs',
         '--test',

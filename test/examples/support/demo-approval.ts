@@ -1,6 +1,6 @@
 import type { ElementHandle, Page } from 'puppeteer-core';
 
-/** What went wrong loading each watched page: failed requests, error statuses, console errors. */
+/** What went wrong on each watched page: failed requests, error statuses, console and uncaught errors. */
 const problems = new WeakMap<Page, string[]>();
 
 /** Records `page`'s failed requests, responses ≥ 400 and console errors, for `playToEnd`'s report. */
@@ -105,7 +105,7 @@ export async function playToEnd(page: Page, approve = true, timeout = 60_000): P
 /**
  * What the page shows while its replay waits for an answer that no row asks for: each row the
  * timeline rendered (its call, stage and approval), each group's summary, the page's state and
- * the end of its log. Two clean-clone runs failed there, through the AG-UI wire only.
+ * the end of its log. It showed the button there in every failure of the wait it explains.
  */
 async function waitingState(page: Page): Promise<string> {
   return page
