@@ -1,6 +1,6 @@
 // Core tests (compiled to .build/ by tsconfig.test.json) and element tests in Debian's
-// Chromium. scripts/find-chromium.mjs finds it (or installs it with apt-get as root on
-// Debian); no browser is ever downloaded.
+// Chromium, its headless shell. scripts/find-chromium.mjs finds it (or installs it with apt-get
+// as root on Debian); no browser is ever downloaded.
 //
 // Visual regression (test/elements/visual.test.ts): baselines are committed under
 // test/elements/screenshots/baseline/; a failing run writes the new screenshot and a diff
@@ -9,9 +9,16 @@
 import { fileURLToPath } from 'node:url';
 import { chromeLauncher } from '@web/test-runner-chrome';
 import { visualRegressionPlugin } from '@web/test-runner-visual-regression/plugin';
-import { chromiumArgs, chromiumPath, focusedPage } from './scripts/find-chromium.mjs';
+import {
+  chromiumArgs,
+  focusedPage,
+  headlessFor,
+  testChromiumPath,
+} from './scripts/find-chromium.mjs';
 import { coreBundles } from './scripts/test-bundles.mjs';
 
+/** Debian's headless shell (scripts/find-chromium.mjs, `testChromiumPath`). */
+const browserPath = testChromiumPath();
 const baselines = fileURLToPath(new URL('test/elements/screenshots/baseline/', import.meta.url));
 const screenshots = fileURLToPath(new URL('.build/screenshots/', import.meta.url));
 
@@ -51,8 +58,8 @@ export default {
     chromeLauncher({
       createPage,
       launchOptions: {
-        executablePath: chromiumPath(),
-        headless: true,
+        executablePath: browserPath,
+        headless: headlessFor(browserPath),
         args: [...chromiumArgs, '--disable-quic'],
       },
     }),

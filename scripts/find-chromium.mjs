@@ -1,7 +1,13 @@
-// Finds Debian's Chromium for browser tests: CHROME_PATH, else /usr/bin/chromium. As root on
-// Debian it installs the `chromium` package when neither exists (scripts/debian-package.mjs:
-// one install at a time, however many test processes ask); elsewhere it stops with one line
-// saying what to install. It never downloads a browser build.
+// Finds Debian's Chromium for browser tests, benchmarks and scripts; no browser build is ever
+// downloaded.
+// - `testChromiumPath()`, the tests' browser: CHROME_PATH when set, else Debian's headless
+//   shell (`/usr/bin/chromium-headless-shell`, package `chromium-headless-shell`), else the
+//   full Chromium below.
+// - `chromiumPath()`, the browser users have (the framework apps' check, the benchmarks, the
+//   README's screenshots): CHROME_PATH, else `/usr/bin/chromium` (package `chromium`).
+// As root on Debian each installs its package when missing (scripts/debian-package.mjs: one
+// install at a time, however many test processes ask); elsewhere `chromiumPath()` stops with
+// one line saying what to install.
 import { findOrInstall } from './debian-package.mjs';
 
 /**
@@ -52,6 +58,10 @@ const candidates = () => [
   '/usr/bin/chromium-browser',
 ];
 
+/**
+ * The full Chromium, the browser users have.
+ * @returns {string}
+ */
 export function chromiumPath() {
   const found = findOrInstall('chromium', candidates);
   if (found) return found;
@@ -59,6 +69,36 @@ export function chromiumPath() {
     'callfold: browser tests need Chromium: install Debian package `chromium` or set CHROME_PATH',
   );
   process.exit(1);
+}
+
+/**
+ * The browser the tests run in: Debian's headless shell, Chromium's old headless mode as a
+ * program of its own (package `chromium-headless-shell`, built from the same sources and
+ * version as `chromium`: the same Blink, V8 and Skia) without the browser around the page
+ * (no windows' toolbars, no address bar, no profile services). Measured on the 2-core machine,
+ * quiet (2026-12-07), against the full Chromium: the Chromium layer 132–173 → 96 CPU-s (the
+ * same 1,125 tests, the screenshots within their baselines), the site's check 56 → 35, the
+ * demo's tests 60–70 → 53. CHROME_PATH, when set, is used instead (the full Chromium
+ * included); where the shell is neither installed nor installable, the full Chromium.
+ * @returns {string}
+ */
+export function testChromiumPath() {
+  return (
+    findOrInstall('chromium-headless-shell', () => [
+      process.env.CHROME_PATH,
+      '/usr/bin/chromium-headless-shell',
+    ]) ?? chromiumPath()
+  );
+}
+
+/**
+ * Puppeteer's `headless` for the browser at `path`: a headless shell is started as one
+ * (`'shell'`), the full Chromium in its new headless mode (`true`).
+ * @param {string} path
+ * @returns {true | 'shell'}
+ */
+export function headlessFor(path) {
+  return /headless[-_]shell$/.test(path) ? 'shell' : true;
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) console.log(chromiumPath());
