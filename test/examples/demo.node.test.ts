@@ -7,10 +7,12 @@
  * error shown, the group counts), and the same final DOM after "reload as history" and after a
  * reconnection mid-stream — both over HTTP against the dev server's `sessionHandler`, whose
  * requests are checked — through every provider, in the React page, and from a live
- * endpoint (a fake OpenAI-compatible server on 127.0.0.1). Node only.
+ * endpoint (a fake OpenAI-compatible server on 127.0.0.1); the layout at 390 px and 1400 px
+ * (support/demo-layout.ts) on two of the provider replays; and `write.html?speed=` honoured,
+ * or reported visibly when it is not a speed. Node only.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -27,6 +29,7 @@ import { decodeTranscript } from '../../src/wire/transcript.js';
 import { repositoryRoot } from '../support/repository.js';
 import { launchChromium } from './support/chromium.js';
 import { openPage, playToEnd, watchLoading } from './support/demo-approval.js';
+import { atWidth, expectLaidOut, shots } from './support/demo-layout.js';
 
 const root = repositoryRoot();
 const entries = decodeTranscript(
@@ -401,11 +404,16 @@ describe('the demo page in Chromium', { skip, timeout: 600_000 }, () => {
     authorized: boolean;
   }
 
-  /** Opens a page of the demo; page errors fail the test that opened it. */
+  /**
+   * Opens a page of the demo (at `width` px, in the light scheme, when given); page errors
+   * fail the test that opened it.
+   */
   async function open(
     path: string,
+    width?: number,
   ): Promise<{ page: Page; errors: string[]; requests: SessionRequest[] }> {
     const page = await newPage();
+    if (width !== undefined) await atWidth(page, width);
     const errors: string[] = [];
     const requests: SessionRequest[] = [];
     page.on('pageerror', (error) => errors.push(String(error)));
@@ -592,16 +600,32 @@ describe('the demo page in Chromium', { skip, timeout: 600_000 }, () => {
   });
 
   // Each replay below is one page doing its own work (most of it in Chromium's renderer),
-  // compared with `final`: they run side by side, a few pages at a time.
+  // compared with `final`: they run side by side, a few pages at a time. Two of them are
+  // played at a phone's and a desktop's width, and their layout measured once they ended (the
+  // timeline's content does not depend on the width).
   describe('the same session through each provider wire', { concurrency: 2 }, () => {
+    const widths: Record<string, number> = { 'ag-ui': 390, events: 1400 };
     for (const source of ['openai-responses', 'ai-sdk-ui-stream', 'ag-ui', 'events']) {
-      it(`replaying through ${source} ends in the same DOM`, async () => {
-        const { page, errors } = await open(`/?speed=100&provider=${source}`);
-        await finished(page);
-        const shown = await page.evaluate(readTimeline, '#timeline');
-        const log = await logOf(page);
-        await page.close();
-        expectSameTimeline(shown, final, { errors, log });
+      it(`replaying through ${source} ends in the same DOM`, async (t) => {
+        const width = widths[source];
+        const { page, errors } = await open(`/?speed=100&provider=${source}`, width);
+        try {
+          await finished(page);
+          const shown = await page.evaluate(readTimeline, '#timeline');
+          const log = await logOf(page);
+          expectSameTimeline(shown, final, { errors, log });
+          if (width !== undefined) {
+            await t.test(
+              `at ${width} px: the chart's axis labels and the Live form's fields do not overlap, nothing scrolls sideways`,
+              async () => {
+                await expectLaidOut(page, width);
+                expect(errors).to.deep.equal([]);
+              },
+            );
+          }
+        } finally {
+          await page.close();
+        }
       });
     }
 
@@ -700,6 +724,50 @@ describe('the demo page in Chromium', { skip, timeout: 600_000 }, () => {
     await page.close();
     expect(errors).to.deep.equal([]);
   });
+
+  // Failed before: only 1, 4 and 16 were taken, others silently ignored.
+  it('write.html?speed=100 replays at 100×', async () => {
+    const { page, errors } = await open('/write.html?speed=100', 1400);
+    await page.waitForSelector('#stage[data-stage="result"]', { timeout: 30_000 });
+    const state = await page.evaluate(() => ({
+      checked: document.querySelector<HTMLInputElement>('input[name="speed"]:checked')?.value,
+      label: document
+        .querySelector<HTMLInputElement>('input[name="speed"]:checked')
+        ?.closest('label')
+        ?.textContent?.trim(),
+      speed: document.body.dataset.speed,
+      notice: document.querySelector<HTMLElement>('#speed-error')?.hidden,
+    }));
+    mkdirSync(shots, { recursive: true });
+    await page.screenshot({ path: join(shots, 'write-speed-100.png') });
+    await page.close();
+    expect(state).to.deep.equal({ checked: '100', label: '100×', speed: '100', notice: true });
+    expect(errors).to.deep.equal([]);
+  });
+
+  for (const bad of ['fast', '0', '-4', '1e9']) {
+    it(`write.html?speed=${bad} says visibly that it is not a speed, and plays at 1×`, async () => {
+      const { page, errors } = await open(`/write.html?speed=${bad}`, 390);
+      const state = await page.evaluate(() => {
+        const notice = document.querySelector<HTMLElement>('#speed-error');
+        return {
+          checked: document.querySelector<HTMLInputElement>('input[name="speed"]:checked')?.value,
+          speed: document.body.dataset.speed,
+          shown: notice !== null && !notice.hidden && notice.getBoundingClientRect().height > 0,
+          role: notice?.getAttribute('role'),
+          text: notice?.textContent ?? '',
+        };
+      });
+      if (bad === 'fast') {
+        mkdirSync(shots, { recursive: true });
+        await page.screenshot({ path: join(shots, 'write-speed-bad-390.png') });
+      }
+      await page.close();
+      expect(state).to.include({ checked: '1', speed: '1', shown: true, role: 'alert' });
+      expect(state.text).to.include(`speed=${bad}`);
+      expect(errors).to.deep.equal([]);
+    });
+  }
 
   /** Live mode on a page whose replay ended, against a fake OpenAI-compatible endpoint. */
   async function liveMode(page: Page, errors: readonly string[]): Promise<void> {
