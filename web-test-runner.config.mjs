@@ -9,16 +9,9 @@
 import { fileURLToPath } from 'node:url';
 import { chromeLauncher } from '@web/test-runner-chrome';
 import { visualRegressionPlugin } from '@web/test-runner-visual-regression/plugin';
-import {
-  chromiumArgs,
-  focusedPage,
-  headlessFor,
-  testChromiumPath,
-} from './scripts/find-chromium.mjs';
+import { focusedPage, testChromiumLaunch } from './scripts/find-chromium.mjs';
 import { coreBundles } from './scripts/test-bundles.mjs';
 
-/** Debian's headless shell (scripts/find-chromium.mjs, `testChromiumPath`). */
-const browserPath = testChromiumPath();
 const baselines = fileURLToPath(new URL('test/elements/screenshots/baseline/', import.meta.url));
 const screenshots = fileURLToPath(new URL('.build/screenshots/', import.meta.url));
 
@@ -57,11 +50,8 @@ export default {
   browsers: [
     chromeLauncher({
       createPage,
-      launchOptions: {
-        executablePath: browserPath,
-        headless: headlessFor(browserPath),
-        args: [...chromiumArgs, '--disable-quic'],
-      },
+      // Debian's headless shell (scripts/find-chromium.mjs, `testChromiumPath`).
+      launchOptions: testChromiumLaunch(['--disable-quic']),
     }),
   ],
 };

@@ -17,7 +17,7 @@ import { extname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import puppeteer from 'puppeteer-core';
-import { chromiumArgs, focusedPage, headlessFor, testChromiumPath } from './find-chromium.mjs';
+import { focusedPage, testChromiumLaunch } from './find-chromium.mjs';
 
 const REPOSITORY =
   /^https:\/\/(?:github\.com\/callfold\/callfold\/(?:blob|tree)\/main|raw\.githubusercontent\.com\/callfold\/callfold\/main)\/([^?#]*)/;
@@ -179,12 +179,7 @@ const DEADLINE_MS = 60_000;
  */
 export async function pageProblems(dist, pages, checks = {}, tabs = 2, followed = () => false) {
   const site = await serve(dist);
-  const executablePath = testChromiumPath();
-  const browser = await puppeteer.launch({
-    executablePath,
-    headless: headlessFor(executablePath),
-    args: [...chromiumArgs],
-  });
+  const browser = await puppeteer.launch(testChromiumLaunch());
   /** @type {string[]} */
   const problems = [];
   const queue = [...pages];

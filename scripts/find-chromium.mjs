@@ -1,8 +1,8 @@
 // Finds Debian's Chromium for browser tests, benchmarks and scripts; no browser build is ever
 // downloaded.
-// - `testChromiumPath()`, the tests' browser: CHROME_PATH when set, else Debian's headless
-//   shell (`/usr/bin/chromium-headless-shell`, package `chromium-headless-shell`), else the
-//   full Chromium below.
+// - `testChromiumPath()`, the tests' browser (`testChromiumLaunch()`: its launch options):
+//   CHROME_PATH when set, else Debian's headless shell (`/usr/bin/chromium-headless-shell`,
+//   package `chromium-headless-shell`), else the full Chromium below.
 // - `chromiumPath()`, the browser users have (the framework apps' check, the benchmarks, the
 //   README's screenshots): CHROME_PATH, else `/usr/bin/chromium` (package `chromium`).
 // As root on Debian each installs its package when missing (scripts/debian-package.mjs: one
@@ -92,13 +92,19 @@ export function testChromiumPath() {
 }
 
 /**
- * Puppeteer's `headless` for the browser at `path`: a headless shell is started as one
- * (`'shell'`), the full Chromium in its new headless mode (`true`).
- * @param {string} path
- * @returns {true | 'shell'}
+ * Puppeteer's launch options for the tests' browser (`testChromiumPath`) with the flags of
+ * every launch: a headless shell is started as one (`headless: 'shell'`), the full Chromium
+ * in its new headless mode. `extraArgs` follow `chromiumArgs`.
+ * @param {readonly string[]} [extraArgs]
+ * @returns {{ executablePath: string, headless: true | 'shell', args: string[] }}
  */
-export function headlessFor(path) {
-  return /headless[-_]shell$/.test(path) ? 'shell' : true;
+export function testChromiumLaunch(extraArgs = []) {
+  const executablePath = testChromiumPath();
+  return {
+    executablePath,
+    headless: /headless[-_]shell$/.test(executablePath) ? 'shell' : true,
+    args: [...chromiumArgs, ...extraArgs],
+  };
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) console.log(chromiumPath());

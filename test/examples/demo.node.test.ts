@@ -12,7 +12,7 @@
  * or reported visibly when it is not a speed. Node only.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -29,7 +29,7 @@ import { decodeTranscript } from '../../src/wire/transcript.js';
 import { repositoryRoot } from '../support/repository.js';
 import { launchChromium } from './support/chromium.js';
 import { openPage, playToEnd, watchLoading } from './support/demo-approval.js';
-import { atWidth, expectLaidOut, shots } from './support/demo-layout.js';
+import { atWidth, expectLaidOut, screenshot } from './support/demo-layout.js';
 
 const root = repositoryRoot();
 const entries = decodeTranscript(
@@ -738,8 +738,7 @@ describe('the demo page in Chromium', { skip, timeout: 600_000 }, () => {
       speed: document.body.dataset.speed,
       notice: document.querySelector<HTMLElement>('#speed-error')?.hidden,
     }));
-    mkdirSync(shots, { recursive: true });
-    await page.screenshot({ path: join(shots, 'write-speed-100.png') });
+    await screenshot(page, 'write-speed-100');
     await page.close();
     expect(state).to.deep.equal({ checked: '100', label: '100×', speed: '100', notice: true });
     expect(errors).to.deep.equal([]);
@@ -758,10 +757,7 @@ describe('the demo page in Chromium', { skip, timeout: 600_000 }, () => {
           text: notice?.textContent ?? '',
         };
       });
-      if (bad === 'fast') {
-        mkdirSync(shots, { recursive: true });
-        await page.screenshot({ path: join(shots, 'write-speed-bad-390.png') });
-      }
+      if (bad === 'fast') await screenshot(page, 'write-speed-bad-390');
       await page.close();
       expect(state).to.include({ checked: '1', speed: '1', shown: true, role: 'alert' });
       expect(state.text).to.include(`speed=${bad}`);

@@ -11,7 +11,13 @@ import type { Page } from 'puppeteer-core';
 import { repositoryRoot } from '../../support/repository.js';
 
 /** Where the screenshots go. */
-export const shots = join(repositoryRoot(), '.build/screenshots/demo');
+const shots = join(repositoryRoot(), '.build/screenshots/demo');
+
+/** Writes a screenshot of `page` to .build/screenshots/demo/`name`.png. */
+export async function screenshot(page: Page, name: string, fullPage = false): Promise<void> {
+  mkdirSync(shots, { recursive: true });
+  await page.screenshot({ path: join(shots, `${name}.png`), fullPage });
+}
 
 interface Box {
   readonly name: string;
@@ -62,8 +68,7 @@ export async function expectLaidOut(page: Page, width: number): Promise<void> {
   await page.evaluate(() => {
     (document.querySelector('#live') as HTMLDetailsElement).open = true;
   });
-  mkdirSync(shots, { recursive: true });
-  await page.screenshot({ path: join(shots, `index-${width}.png`), fullPage: true });
+  await screenshot(page, `index-${width}`, true);
 
   const ticks = await boxesOf(page, '#chart .axis .tick');
   expect(ticks.map((tick) => tick.name.split(':')[1])).to.include.members(['0 s', '50 s']);
