@@ -10,4 +10,6 @@
 export const internalProbe = {
   /** Items a `FrontList` or `ChunkedItems` copied to make room, or to publish a snapshot. */
   moved: 0,
+  /** Texts escaped as the inside of a JSON string (`jsonStringText`). */
+  escapes: 0,
 };

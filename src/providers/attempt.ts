@@ -9,7 +9,8 @@ import type {
   ToolInput,
   ToolUseBlock,
 } from '../events/types.js';
-import { TextBuffer } from '../internal/text-buffer.js';
+import { jsonStringText } from '../internal/json-string-text.js';
+import { type GrowingText, TextBuffer } from '../internal/text-buffer.js';
 import { TextBlockStream, ToolBlockStream } from './block-stream.js';
 import { isRecord } from './read-chunk.js';
 import type { CallShape, Session } from './session.js';
@@ -203,6 +204,21 @@ export class Attempt {
     }
   }
 
+  /**
+   * A piece of decoded string text inside call `key`'s argument JSON, in a string left open:
+   * the same as `args(key, jsonStringText(decoded))`. While a sink holds the call's run (no
+   * continuation is written), the piece is escaped later, with the pieces next to it
+   * (`TextBuffer.pushJsonString`).
+   */
+  argsString(key: string, decoded: string): void {
+    const shown = this.#blocks.get(key);
+    if (this.live && shown?.kind === 'tool' && shown.final === undefined && shown.stream?.held) {
+      shown.parts.pushJsonString(decoded);
+      return;
+    }
+    this.args(key, jsonStringText(decoded));
+  }
+
   /** What one chunk says of tool call `key`: its provider id, its name, an argument fragment. */
   tool(key: string, part: ToolPart): void {
     if (!this.live) return;
@@ -263,6 +279,12 @@ export class Attempt {
   argsText(key: string): string | undefined {
     const state = this.#blocks.get(key);
     return state?.kind === 'tool' ? state.parts.text() : undefined;
+  }
+
+  /** The argument text of tool call `key` as it grows: its length and text, read when asked. */
+  argsSoFar(key: string): GrowingText | undefined {
+    const state = this.#blocks.get(key);
+    return state?.kind === 'tool' ? state.parts : undefined;
   }
 
   /**

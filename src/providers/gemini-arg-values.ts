@@ -2,13 +2,11 @@
  * The values of Vertex AI's `partialArgs` entries, and the trees `PartialArgsWriter` keeps
  * them in (null-prototype objects and arrays: a provider's key is never a prototype's).
  */
+import { jsonStringText } from '../internal/json-string-text.js';
 import type { Segment } from './gemini-json-path.js';
 
 /** An object or array of the arguments' tree. */
 export type Container = Record<string, unknown> | unknown[];
-
-// biome-ignore lint/suspicious/noControlCharactersInRegex: C0 controls must be escaped in JSON strings.
-const needsEscape = /["\\\u0000-\u001f\ud800-\udfff]/;
 
 export interface Value {
   readonly value: unknown;
@@ -31,7 +29,7 @@ export function entryValue(
   if (typeof stringValue === 'string') {
     return {
       value: stringValue,
-      json: `"${escapeString(stringValue)}"`,
+      json: `"${jsonStringText(stringValue)}"`,
       string: true,
       container: false,
     };
@@ -57,10 +55,6 @@ export function entryValue(
 
 export function isContainer(value: unknown): value is Container {
   return typeof value === 'object' && value !== null;
-}
-
-export function escapeString(text: string): string {
-  return needsEscape.test(text) ? JSON.stringify(text).slice(1, -1) : text;
 }
 
 export function isIndex(segment: Segment | undefined): boolean {

@@ -3,13 +3,13 @@
  * argument JSON text, piece by piece, in the order the values arrive.
  */
 
-import { TextBuffer } from '../internal/text-buffer.js';
+import { jsonStringText } from '../internal/json-string-text.js';
+import { type GrowingText, TextBuffer } from '../internal/text-buffer.js';
 import {
   type Container,
   canAdd,
   childOf,
   entryValue,
-  escapeString,
   isContainer,
   isIndex,
   preview,
@@ -22,7 +22,7 @@ import { OpenContainers } from './gemini-open-containers.js';
 /** The fragment of an entry that shows nothing (yet). */
 const nothing = '';
 
-/** A string streamed in order and closed: its text is `emitted.slice(start, end)`, escaped. */
+/** A string streamed in order and closed: its text is `emitted.text().slice(start, end)`, escaped. */
 interface StreamedString {
   readonly parent: Container;
   readonly key: Segment;
@@ -58,17 +58,21 @@ interface StreamedString {
  *    (`emitted`, the fragments joined) when a value is needed: when the writer diverges, or
  *    for `text()`. Keeping the pieces, or a concatenation of them, made every piece outlive
  *    the young generation: a 512 KiB argument cost about as much again in scavenges.
+ * 6. `write(entry, true)` returns a piece that continues the open string as it came, decoded,
+ *    and sets `decoded`: the caller escapes it as it appends it (`TextBuffer.pushJsonString`
+ *    escapes a batch of pieces at once, where escaping each 16-character piece cost the
+ *    Gemini adapter about a fifth of its time: docs/decisions/0011-sdk-stream-costs.md).
  */
 export class PartialArgsWriter {
   readonly #root: Record<string, unknown> = Object.create(null);
   /** The open containers of the streamed text; none before the first value. */
   readonly #open = new OpenContainers();
-  /** The fragments returned so far, joined (rule 5); undefined if they cannot be read. */
-  readonly #emitted: () => string | undefined;
+  /** The fragments returned so far, joined, once the caller appended them (rule 5). */
+  readonly #emitted: GrowingText;
   /** The fragments, when the writer keeps them itself (no `emitted` given). */
   readonly #own: TextBuffer | undefined;
-  /** The length of the fragments returned so far. */
-  #length = 0;
+  /** The length of the fragments this `write` returns, not appended yet. */
+  #unpushed = 0;
   /** The path of the string left open, as sent (the hot path compares it as is). */
   #openPath: string | undefined;
   /** Where the open string's value goes in the tree. */
@@ -83,18 +87,19 @@ export class PartialArgsWriter {
   #diverged = false;
 
   /**
-   * `emitted` reads the fragments returned so far, joined, when a streamed string's value is
-   * needed: the caller's own copy of them (the attempt's argument text). Without it, the
+   * `emitted` is the caller's copy of the fragments returned so far, joined (the attempt's
+   * argument text), to which it appends each fragment before the next `write`: read when a
+   * streamed string's value is needed, and for where a string lies in it. Without it, the
    * writer keeps a copy.
    */
-  constructor(emitted?: () => string | undefined) {
+  constructor(emitted?: GrowingText) {
     if (emitted !== undefined) {
       this.#emitted = emitted;
       return;
     }
     const own = new TextBuffer();
     this.#own = own;
-    this.#emitted = () => own.text();
+    this.#emitted = own;
   }
 
   /** Whether some entry could not be streamed in order (see rule 3). */
@@ -105,11 +110,17 @@ export class PartialArgsWriter {
   /** Why the last entry `write` skipped was skipped (for `onMalformed`). */
   problem = '';
 
+  /** The fragment the last `write` returned is decoded string text (rule 6). */
+  decoded = false;
+
   /**
    * Writes one entry; returns the fragment to append (empty: nothing to show), or undefined
-   * when the entry was skipped (`problem` says why).
+   * when the entry was skipped (`problem` says why). With `decoded`, a piece that continues
+   * the open string is returned decoded (rule 6).
    */
-  write(entry: unknown): string | undefined {
+  write(entry: unknown, decoded = false): string | undefined {
+    this.#unpushed = 0;
+    this.decoded = false;
     if (typeof entry !== 'object' || entry === null) return this.#skip('entry is not an object');
     const { jsonPath, stringValue } = entry as Record<string, unknown>;
     // The hot path: the next piece of the string left open.
@@ -119,7 +130,12 @@ export class PartialArgsWriter {
         if ((entry as Record<string, unknown>).willContinue !== true) this.#closeString();
         return nothing;
       }
-      const escaped = this.#out(escapeString(stringValue));
+      if (decoded && (entry as Record<string, unknown>).willContinue === true) {
+        this.decoded = true;
+        this.#own?.pushJsonString(stringValue);
+        return stringValue;
+      }
+      const escaped = this.#out(jsonStringText(stringValue));
       if ((entry as Record<string, unknown>).willContinue === true) return escaped;
       this.#closeString();
       return escaped + this.#out('"');
@@ -137,6 +153,8 @@ export class PartialArgsWriter {
 
   /** The fragment that closes what is open (see rule 2); empty when nothing was written. */
   close(): string {
+    this.#unpushed = 0;
+    this.decoded = false;
     let fragment = '';
     if (this.#openPath !== undefined) fragment += `"${this.#closeString()}`;
     if (this.#diverged) return '';
@@ -220,15 +238,20 @@ export class PartialArgsWriter {
     if (!open) return this.#out(fragment + value.json);
     fragment = this.#out(fragment + value.json.slice(0, -1));
     // The string's text starts after its opening quote.
-    this.#openStart = this.#length - (value.json.length - 2);
+    this.#openStart = this.#position() - (value.json.length - 2);
     return fragment;
   }
 
-  /** Counts (and, without `emitted`, keeps) a fragment the writer returns. */
+  /** Keeps (without `emitted`) or counts a fragment the writer returns. */
   #out(fragment: string): string {
-    this.#length += fragment.length;
-    this.#own?.push(fragment);
+    if (this.#own !== undefined) this.#own.push(fragment);
+    else this.#unpushed += fragment.length;
     return fragment;
+  }
+
+  /** The length of the fragments returned so far, this `write`'s included. */
+  #position(): number {
+    return this.#emitted.length + this.#unpushed;
   }
 
   #skip(problem: string): undefined {
@@ -262,7 +285,7 @@ export class PartialArgsWriter {
           parent,
           key: this.#openKey,
           start: this.#openStart,
-          end: this.#length,
+          end: this.#position(),
         });
       }
     }
@@ -273,14 +296,15 @@ export class PartialArgsWriter {
   }
 
   /**
-   * Puts the streamed strings' text in the tree, read back from the fragments. If they cannot
-   * be read (the caller did not keep them), a string keeps its first piece.
+   * Puts the streamed strings' text in the tree, read back from the fragments. If the text
+   * there is not a JSON string (the caller did not append every fragment), a string keeps its
+   * first piece.
    */
   #readStreamed(): void {
     const streamed = this.#streamed;
     if (streamed.length === 0) return;
     this.#streamed = [];
-    const emitted = this.#emitted();
+    const emitted = this.#emitted.text();
     for (const { parent, key, start, end } of streamed) {
       const text = unescapeString(emitted, start, end);
       if (text !== undefined) setChild(parent, key, text);
@@ -289,12 +313,8 @@ export class PartialArgsWriter {
 }
 
 /** The JSON string text `emitted.slice(start, end)` decoded; undefined if it is not one. */
-function unescapeString(
-  emitted: string | undefined,
-  start: number,
-  end: number,
-): string | undefined {
-  if (emitted === undefined || end > emitted.length) return undefined;
+function unescapeString(emitted: string, start: number, end: number): string | undefined {
+  if (end > emitted.length) return undefined;
   try {
     const text: unknown = JSON.parse(`"${emitted.slice(start, end)}"`);
     return typeof text === 'string' ? text : undefined;

@@ -82,8 +82,9 @@ function geminiFolder(run: AdapterRun): (chunk: unknown) => void {
   const write = (attempt: Attempt, entries: unknown): void => {
     if (!Array.isArray(entries) || writer === undefined || streamKey === undefined) return;
     for (let i = 0, count = entries.length; i < count; i++) {
-      const fragment = writer.write(entries[i]);
+      const fragment = writer.write(entries[i], true);
       if (fragment === undefined) run.malformed(`partialArgs: ${writer.problem}`, entries[i]);
+      else if (writer.decoded) attempt.argsString(streamKey, fragment);
       else if (fragment !== '') attempt.args(streamKey, fragment);
     }
   };
@@ -123,7 +124,7 @@ function geminiFolder(run: AdapterRun): (chunk: unknown) => void {
     }
     streamKey = key;
     // The writer reads a streamed string back from the call's argument text when it must.
-    writer = new PartialArgsWriter(() => attempt.argsText(key));
+    writer = new PartialArgsWriter(attempt.argsSoFar(key));
     write(attempt, partialArgs);
     if (call.willContinue !== true && !continues(partialArgs)) endStream(attempt);
   };
@@ -181,8 +182,9 @@ function geminiFolder(run: AdapterRun): (chunk: unknown) => void {
       return false;
     }
     const entry: unknown = entries[0];
-    const fragment = writer.write(entry);
+    const fragment = writer.write(entry, true);
     if (fragment === undefined) run.malformed(`partialArgs: ${writer.problem}`, entry);
+    else if (writer.decoded) run.attempt().argsString(streamKey, fragment);
     else if (fragment !== '') run.attempt().args(streamKey, fragment);
     return true;
   };

@@ -6,6 +6,7 @@
  */
 import { expect } from 'chai';
 import type { CallfoldEvent } from '../../src/events/types.js';
+import { jsonStringText } from '../../src/internal/json-string-text.js';
 import { fromGemini } from '../../src/providers/gemini.js';
 import { MAX_PATH_DEPTH, MAX_PATH_LENGTH } from '../../src/providers/gemini-json-path.js';
 import { PartialArgsWriter } from '../../src/providers/gemini-partial-args.js';
@@ -215,5 +216,36 @@ describe('hostile Gemini streams', () => {
     expect(JSON.parse(text)).to.deep.equal({ a: 'x', s: '\u0000"\\\ud800\udc00\n' });
     // The same value; the pair split across two pieces stays escaped in the streamed text.
     expect(JSON.parse(text)).to.deep.equal(JSON.parse(writer.text()));
+  });
+
+  it('with decoded pieces (write(entry, true)), a continuing piece comes back as it was sent; escaped, the text is the same', () => {
+    const entries = [
+      entry('$.a', { stringValue: 'x' }),
+      entry('$.s', { stringValue: '\u0000"\\\ud800', willContinue: true }),
+      entry('$.s', { stringValue: '\udc00\n', willContinue: true }),
+      entry('$.s', { stringValue: 'end' }),
+      entry('$.t', { numberValue: 1 }),
+    ];
+    const plain = new PartialArgsWriter();
+    const decoded = new PartialArgsWriter();
+    let expected = '';
+    let text = '';
+    const flags: boolean[] = [];
+    for (const e of entries) {
+      expected += plain.write(e) ?? '';
+      const fragment = decoded.write(e, true) ?? '';
+      flags.push(decoded.decoded);
+      text += decoded.decoded ? jsonStringText(fragment) : fragment;
+    }
+    expected += plain.close();
+    text += decoded.close();
+    expect(flags).to.deep.equal([false, false, true, false, false]);
+    expect(text).to.equal(expected);
+    expect(decoded.text()).to.equal(plain.text());
+    expect(JSON.parse(decoded.text())).to.deep.equal({
+      a: 'x',
+      s: '\u0000"\\\ud800\udc00\nend',
+      t: 1,
+    });
   });
 });

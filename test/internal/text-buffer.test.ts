@@ -1,5 +1,7 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
+import { jsonStringText } from '../../src/internal/json-string-text.js';
+import { internalProbe } from '../../src/internal/probe.js';
 import { TextBuffer } from '../../src/internal/text-buffer.js';
 import { describe, it } from '../harness.js';
 
@@ -106,5 +108,74 @@ describe("TextBuffer (the fragments an adapter keeps for a block's full text)", 
       ),
       { numRuns: 100 },
     );
+  });
+
+  describe('decoded JSON string text (pushJsonString), escaped when read', () => {
+    // Pieces of escapes, non-ASCII text and surrogate halves, so that pairs split between pieces.
+    const unit = fc.constantFrom('a', ' ', '"', '\\', '\n', '\u0000', '\u00e9', '\ud83d', '\ude00');
+    const piece = fc.array(unit, { maxLength: 4 }).map((units) => units.join(''));
+    const step = fc.oneof(
+      fc.record({ decoded: piece }),
+      fc.record({ fragment: fc.string({ maxLength: 3 }) }),
+      fc.constantFrom('cut', 'pieces', 'text', 'length', 'blank'),
+    );
+
+    it('reads as the pieces escaped one by one and pushed, for any pieces, fragments and reads between them', () => {
+      fc.assert(
+        fc.property(fc.array(step, { maxLength: TextBuffer.BATCH * 2 + 20 }), (steps) => {
+          const lazy = new TextBuffer();
+          const eager = new TextBuffer();
+          for (const s of steps) {
+            if (typeof s === 'object' && 'decoded' in s) {
+              lazy.pushJsonString(s.decoded);
+              eager.push(jsonStringText(s.decoded));
+            } else if (typeof s === 'object') {
+              lazy.push(s.fragment);
+              eager.push(s.fragment);
+            } else if (s === 'cut') expect(lazy.cut()).to.equal(eager.cut());
+            else if (s === 'pieces') {
+              expect(lazy.pieces().join('')).to.equal(eager.pieces().join(''));
+            } else if (s === 'text') expect(lazy.text()).to.equal(eager.text());
+            else if (s === 'length') expect(lazy.length).to.equal(eager.length);
+            else expect(lazy.blank()).to.equal(eager.blank());
+          }
+          expect(lazy.empty).to.equal(eager.empty);
+          expect(lazy.length).to.equal(eager.length);
+          expect(lazy.text()).to.equal(eager.text());
+        }),
+        { numRuns: 150 },
+      );
+    });
+
+    it('escapes a pair split between two pieces apart, as the pieces one by one (negative control: the pieces joined, then escaped, keep the pair)', () => {
+      const buffer = new TextBuffer();
+      buffer.pushJsonString('a\ud83d');
+      buffer.pushJsonString('\ude00"b');
+      expect(buffer.text()).to.equal('a\\ud83d\\ude00\\"b');
+      expect(buffer.text()).to.equal(jsonStringText('a\ud83d') + jsonStringText('\ude00"b'));
+      // The check can tell: escaping the joined pieces would have kept the pair whole.
+      expect(jsonStringText('a\ud83d\ude00"b')).to.equal('a\ud83d\ude00\\"b');
+      // A pair whole in one piece stays whole, as JSON.stringify writes it.
+      const whole = new TextBuffer();
+      whole.pushJsonString('\ud83d\ude00');
+      expect(whole.text()).to.equal('\ud83d\ude00');
+    });
+
+    it('escapes a batch of pieces at once (negative control: pushed escaped, one escape per piece)', () => {
+      const pieces = Array.from({ length: 1000 }, (_, i) => `line ${i} "quoted"\n`);
+      const before = internalProbe.escapes;
+      const lazy = new TextBuffer();
+      for (const piece of pieces) lazy.pushJsonString(piece);
+      const text = lazy.text();
+      const lazyEscapes = internalProbe.escapes - before;
+      expect(lazyEscapes).to.be.at.most(Math.ceil(pieces.length / TextBuffer.BATCH));
+
+      const eager = new TextBuffer();
+      const from = internalProbe.escapes;
+      for (const piece of pieces) eager.push(jsonStringText(piece));
+      expect(internalProbe.escapes - from).to.equal(pieces.length);
+      expect(eager.text()).to.equal(text);
+      expect(JSON.parse(`"${text}"`)).to.equal(pieces.join(''));
+    });
   });
 });

@@ -5,11 +5,15 @@
  * finish reasons; live folds equal history folds.
  */
 import { expect } from 'chai';
+import { lastValueFrom, map } from 'rxjs';
 import { Assembler } from '../../src/conversation/assembler.js';
 import type { ToolNode } from '../../src/definitions/tool-definition.js';
 import { type CallfoldEvent, isDurableEvent } from '../../src/events/types.js';
+import { jsonStringText } from '../../src/internal/json-string-text.js';
+import { internalProbe } from '../../src/internal/probe.js';
 import { fromGemini } from '../../src/providers/gemini.js';
 import { ProviderStreamError } from '../../src/providers/provider-stream-error.js';
+import { assemble } from '../../src/rx/assemble.js';
 import { describe, it } from '../harness.js';
 import { fixedSession } from './support/cases.js';
 import { counted } from './support/counted-reads.js';
@@ -531,5 +535,80 @@ describe('fromGemini: finish reasons and cuts', () => {
     });
     expect(ofType(events, 'assistant/message')[0]?.stopReason).to.equal('end');
     expectHistoryEqualsLive(events);
+  });
+});
+
+describe('fromGemini through assemble(): a streamed string escaped a batch of pieces at a time', () => {
+  // 1,200 pieces of escapes, non-ASCII text and surrogate halves: pairs split between pieces.
+  const units = ['a', 'b', ' ', '"', '\\', '\n', '\t', '\u00e9', '\ud83d', '\ude00'];
+  let seed = 7;
+  const random = () => {
+    seed = (seed * 1103515245 + 12345) % 2147483648;
+    return seed / 2147483648;
+  };
+  const pieces = Array.from({ length: 1200 }, () =>
+    Array.from(
+      { length: 1 + Math.floor(random() * 6) },
+      () => units[Math.floor(random() * 10)],
+    ).join(''),
+  );
+  const response = (part: Record<string, unknown>, finishReason?: string) => ({
+    candidates: [
+      { content: { role: 'model', parts: [part] }, ...(finishReason ? { finishReason } : {}) },
+    ],
+  });
+  const entry = (jsonPath: string, stringValue: string, willContinue = false) =>
+    response({
+      functionCall: {
+        partialArgs: [{ jsonPath, stringValue, ...(willContinue ? { willContinue } : {}) }],
+        willContinue: true,
+      },
+    });
+  const chunks = [
+    response({ functionCall: { name: 'write', willContinue: true } }),
+    entry('$.path', 'a.md'),
+    ...pieces.map((piece) => entry('$.content', piece, true)),
+    entry('$.content', ''),
+    response({ functionCall: {} }, 'STOP'),
+  ];
+  /** The chunks as a socket delivers them: a macrotask after every 64, so publications fall in between. */
+  async function* paced(): AsyncGenerator<unknown> {
+    for (let i = 0; i < chunks.length; i++) {
+      yield chunks[i];
+      if (i % 64 === 63) await new Promise((resolve) => setTimeout(resolve, 0));
+    }
+  }
+  const foldOnce = async (direct: boolean) => {
+    const events = fromGemini(paced(), { session: fixedSession() });
+    const escapes = internalProbe.escapes;
+    const conversation = await lastValueFrom(
+      (direct ? events : events.pipe(map((event) => event))).pipe(assemble({ now: () => 0 })),
+    );
+    const [tool] = [...conversation.tools.values()];
+    return { tool, escapes: internalProbe.escapes - escapes };
+  };
+
+  it('gives the argument text the pieces escaped one by one give, a pair split between pieces escaped apart', async () => {
+    const { tool } = await foldOnce(true);
+    const { tool: ordinary } = await foldOnce(false);
+    const written = `{"path":"a.md","content":"${pieces.map(jsonStringText).join('')}"}`;
+    expect(tool?.argsRaw).to.equal(written);
+    expect(ordinary?.argsRaw).to.equal(written);
+    expect(tool?.call?.argsRaw).to.equal(written);
+    expect(tool?.args.text('content')).to.equal(pieces.join(''));
+    expect(JSON.parse(tool?.argsRaw ?? '')).to.deep.equal({
+      path: 'a.md',
+      content: pieces.join(''),
+    });
+    // The check can tell: the pieces joined, then escaped, keep every split pair whole.
+    expect(written).to.not.equal(`{"path":"a.md","content":"${jsonStringText(pieces.join(''))}"}`);
+  });
+
+  it('escapes the string a batch of pieces at a time (negative control: through an ordinary Observable, one escape per piece)', async () => {
+    const direct = await foldOnce(true);
+    const ordinary = await foldOnce(false);
+    expect(direct.tool?.argsRaw).to.equal(ordinary.tool?.argsRaw);
+    expect(ordinary.escapes).to.be.at.least(pieces.length);
+    expect(direct.escapes).to.be.below(pieces.length / 8);
   });
 });
