@@ -3,14 +3,39 @@
  * the response of one POST to the stream server (the element folds the events itself). The
  * adapter is given as an application gives it, not wrapped in an operator (`tap`): a wrapped
  * adapter is no longer one `assemble()` folds directly (see `DirectEvents`). The end is seen
- * at an animation frame: the element no longer holds a subscription.
+ * at an animation frame: the element no longer holds a subscription. With `?prepare` in the
+ * page's URL, the page calls `ToolTimelineElement.prepare()` when it loads, with a small
+ * sample through the page's adapter, as the element's documentation advises, and a run starts
+ * once that is done.
  */
 import '../../elements/tool-timeline.js';
-import type { ToolTimelineElement } from '../../elements/classes.js';
+import { ToolTimelineElement } from '../../elements/classes.js';
 import { fromAISDKUIStream } from '../../src/providers/ai-sdk-ui-stream.js';
 import { probe } from './peers-probe.js';
 
+const prepared = new URLSearchParams(location.search).has('prepare')
+  ? ToolTimelineElement.prepare(fromAISDKUIStream(new Response(sampleStream())))
+  : Promise.resolve();
+
+/** A small UI message stream, as the page's sample for `prepare`: one `Write` streamed and run. */
+function sampleStream(): string {
+  const input = { file_path: '/sample.ts', content: 'export {};\n' };
+  const text = JSON.stringify(input);
+  const chunks = [
+    { type: 'start', messageId: 'sample' },
+    { type: 'start-step' },
+    { type: 'tool-input-start', toolCallId: 'sample-1', toolName: 'Write' },
+    { type: 'tool-input-delta', toolCallId: 'sample-1', inputTextDelta: text.slice(0, 20) },
+    { type: 'tool-input-delta', toolCallId: 'sample-1', inputTextDelta: text.slice(20) },
+    { type: 'tool-input-available', toolCallId: 'sample-1', toolName: 'Write', input },
+    { type: 'finish-step' },
+    { type: 'finish' },
+  ];
+  return `${chunks.map((chunk) => `data: ${JSON.stringify(chunk)}\n\n`).join('')}data: [DONE]\n\n`;
+}
+
 window.peersRun = async (url) => {
+  await prepared;
   const timeline = document.createElement('tool-timeline') as ToolTimelineElement;
   timeline.setAttribute('expand-groups', '');
   document.body.append(timeline);

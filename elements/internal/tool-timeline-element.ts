@@ -17,6 +17,7 @@ import { emit, type ToolGroupToggleEvent } from './events.js';
 import { FoldController } from './fold-controller.js';
 import { englishLabels, resolveLabels, type ToolLabels } from './labels.js';
 import { groupExportParts } from './parts.js';
+import { prepareClass } from './prepare.js';
 import type { ToolClassifier, ToolRenderer, TurnRenderer } from './render-tool.js';
 import { theme } from './theme.js';
 import { type Chunk, itemKey, type Section } from './timeline-chunks.js';
@@ -174,6 +175,29 @@ export class ToolTimelineElement extends LitElement {
    * (`ToolLabels`): set it to translate them.
    */
   declare labels: Partial<ToolLabels> | undefined;
+
+  /**
+   * Takes this element's one-time costs off the first tool call's path: Lit's templates, the
+   * style sheets, and the first compilation of the fold, the argument reader and the
+   * rendering. Once the page is idle, it shows a small sample session (a `write` streaming,
+   * then run, a failed `read`) in an element of this class out of sight (off-screen, hidden,
+   * `inert`), lets the browser lay it out once streaming and once settled, and removes it.
+   * Call it once after the page loads, before the first response arrives; it resolves when
+   * done, and later calls return the first call's promise.
+   *
+   * `sample`, when given, is shown next, until it completes (at most 2 s): your provider
+   * adapter over a small recorded response (e.g. `fromAISDKUIStream(new Response(sseText))`),
+   * so that the adapter's and the stream decoder's first run is taken off the path too. On a
+   * cold page that is most of the difference: from the first byte of a response to its first
+   * tool's name on screen, 27–42 ms without `prepare`, 12–24 ms with it alone, 9–23 ms with a
+   * sample through the page's adapter (`npm run bench:peers -- --browser`, bench/README.md).
+   *
+   * Rejects with a TypeError when the class is not registered as a custom element.
+   */
+  static prepare(sample?: Observable<AssembleInput>): Promise<void> {
+    // biome-ignore lint/complexity/noThisInStatic: a subclass prepares itself, under its own tag.
+    return prepareClass(this, sample);
+  }
 
   #labels: ToolLabels = englishLabels;
   readonly #fold = new FoldController<TurnNode>(this, {
