@@ -1,8 +1,9 @@
 /**
  * `npm run bench:peers -- --browser`: the same UI message stream, served by one loopback
- * server (groups of 64 chunks, one every 8 ms), played in headless Chromium by two pages
+ * server (groups of 64 chunks, one every 8 ms), played in headless Chromium by three pages
  * (bench/elements/, served by Vite): React 19 with the AI SDK's `useChat`, and
- * `<tool-timeline>` with `fromAISDKUIStream`. Per page and size: main-thread script time
+ * `<tool-timeline>` with `fromAISDKUIStream`, on a cold page and on one that called
+ * `ToolTimelineElement.prepare()` when it loaded. Per page and size: main-thread script time
  * (CDP `ScriptDuration`), long tasks (> 50 ms) and their total, first byte to the tool's name
  * in the DOM, frame intervals while streaming. Pages alternate run by run. `BENCH_BROWSER_KIB`
  * (16,64) and `BENCH_ROUNDS` (3) set the sizes and rounds.

@@ -189,8 +189,10 @@ export class ToolTimelineElement extends LitElement {
    * adapter over a small recorded response (e.g. `fromAISDKUIStream(new Response(sseText))`),
    * so that the adapter's and the stream decoder's first run is taken off the path too. On a
    * cold page that is most of the difference: from the first byte of a response to its first
-   * tool's name on screen, 27–42 ms without `prepare`, 12–24 ms with it alone, 9–23 ms with a
-   * sample through the page's adapter (`npm run bench:peers -- --browser`, bench/README.md).
+   * tool's name on screen, 28–51 ms without `prepare`, 9–24 ms with it alone, 8–13 ms with a
+   * sample through the page's adapter, the name then in the first frame after its first byte
+   * (`npm run bench:peers -- --browser`, bench/README.md). It costs about 30 ms of
+   * main-thread work, once, at idle.
    *
    * Rejects with a TypeError when the class is not registered as a custom element.
    */
