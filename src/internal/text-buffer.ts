@@ -36,9 +36,9 @@ export interface GrowingText {
  *   `partialArgs` send string values decoded) and escapes it when the text is next read, a
  *   batch of pieces at once: one `JSON.stringify` of a few KiB instead of one of every
  *   16-character piece, and no escaped copy of each piece to outlive the young generation
- *   (docs/decisions/0011-sdk-stream-costs.md). The text is the same as if each piece had
- *   been escaped and pushed as it came (`jsonStringText`): a surrogate pair split between two
- *   pieces is escaped apart.
+ *   (docs/decisions/0014-gemini-and-bedrock-streams.md, rule 3). The text is the same as if
+ *   each piece had been escaped and pushed as it came (`jsonStringText`): a surrogate pair
+ *   split between two pieces is escaped apart.
  */
 export class TextBuffer implements GrowingText {
   static readonly BATCH = 256;

@@ -61,7 +61,8 @@ interface StreamedString {
  * 6. `write(entry, true)` returns a piece that continues the open string as it came, decoded,
  *    and sets `decoded`: the caller escapes it as it appends it (`TextBuffer.pushJsonString`
  *    escapes a batch of pieces at once, where escaping each 16-character piece cost the
- *    Gemini adapter about a fifth of its time: docs/decisions/0011-sdk-stream-costs.md).
+ *    Gemini adapter about a fifth of its time: docs/decisions/0014-gemini-and-bedrock-streams.md,
+ *    rule 3).
  */
 export class PartialArgsWriter {
   readonly #root: Record<string, unknown> = Object.create(null);
