@@ -33,7 +33,12 @@ export {
   type AssistantNode,
   assistantDefinition,
 } from './definitions/assistant-definition.js';
-export { type ToolNode, type ToolStage, toolDefinition } from './definitions/tool-definition.js';
+export {
+  type ToolApproval,
+  type ToolNode,
+  type ToolStage,
+  toolDefinition,
+} from './definitions/tool-definition.js';
 export { type TurnNode, turnDefinition } from './definitions/turn-definition.js';
 export type {
   AssistantMessageEvent,
@@ -44,11 +49,16 @@ export type {
   MessageBlock,
   SessionEvent,
   SettleEvent,
+  StopReason,
   StreamEvent,
   TextBlock,
   TextDeltaEvent,
+  ToolApprovalEvent,
+  ToolApprovalRequestEvent,
   ToolCallDeltaEvent,
   ToolCallEvent,
+  ToolExecutor,
+  ToolInput,
   ToolResultEvent,
   ToolUseBlock,
   TurnEndEvent,
@@ -68,7 +78,23 @@ export {
 export { commonEnds, keptEnds } from './groups/kept-ends.js';
 export type { AdapterOptions } from './providers/adapter-run.js';
 export { type AGUISource, fromAGUI, type SubscribableSource } from './providers/ag-ui.js';
-export type { AGUIEvent, CallfoldMetadata } from './providers/ag-ui-event.js';
+export type {
+  AGUIBase,
+  AGUICustom,
+  AGUIEvent,
+  AGUIMessageContent,
+  AGUIMessageEnd,
+  AGUIReasoningMessageStart,
+  AGUIRunError,
+  AGUIRunFinished,
+  AGUIRunStarted,
+  AGUITextMessageStart,
+  AGUIToolCallArgs,
+  AGUIToolCallEnd,
+  AGUIToolCallResult,
+  AGUIToolCallStart,
+  CallfoldMetadata,
+} from './providers/ag-ui-event.js';
 export { fromAISDKUIStream } from './providers/ai-sdk-ui-stream.js';
 export { fromAnthropicMessages } from './providers/anthropic-messages.js';
 export type { Dispatch } from './providers/attempt.js';
@@ -81,6 +107,7 @@ export { fromOpenAIResponses } from './providers/openai-responses.js';
 export { DONE, type ProviderSource } from './providers/provider-source.js';
 export { ProviderStreamError } from './providers/provider-stream-error.js';
 export {
+  type CallShape,
   createSession,
   Session,
   type SessionOptions,

@@ -28,4 +28,10 @@ export type {
   UnnumberedEvent,
 } from './session-store.js';
 export type { StoreClock } from './store-clock.js';
-export type { HostRequest, HostResponse } from './web.js';
+export type {
+  HostRequest,
+  HostResponse,
+  WebHeaders,
+  WebRequest,
+  WebResponse,
+} from './web.js';
