@@ -58,6 +58,15 @@ function idle(): Promise<void> {
   });
 }
 
+/** The events the elements emit, which bubble out of the sample's box unless stopped. */
+const ESCAPING = [
+  'tool-timeline-error',
+  'tool-group-toggle',
+  'tool-row-toggle',
+  'tool-open-path',
+  'tool-approval',
+] as const;
+
 /** How long `prepareTimeline` waits for the caller's sample to complete. */
 const SAMPLE_MS = 2000;
 
@@ -78,6 +87,17 @@ async function prepareTimeline(
   box.style.cssText =
     'position:fixed;left:-10000px;top:0;width:640px;height:480px;overflow:hidden;' +
     'visibility:hidden;pointer-events:none;contain:strict';
+  // The sample's events stay inside: the page's listeners hear none, and a failed sample
+  // rejects `prepare()` once the element is gone.
+  let failure: { error: unknown } | undefined;
+  for (const name of ESCAPING) {
+    box.addEventListener(name, (event) => {
+      event.stopPropagation();
+      if (name === 'tool-timeline-error') {
+        failure ??= { error: (event as CustomEvent<{ error: unknown }>).detail.error };
+      }
+    });
+  }
   const events = new Subject<CallfoldEvent>();
   timeline.expandGroups = true;
   timeline.source = events;
@@ -102,6 +122,7 @@ async function prepareTimeline(
     box.remove();
     timeline.source = undefined;
   }
+  if (failure) throw failure.error;
 }
 
 /** `ToolTimelineElement.prepare()`'s promise, per class. */

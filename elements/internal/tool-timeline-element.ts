@@ -194,7 +194,9 @@ export class ToolTimelineElement extends LitElement {
    * (`npm run bench:peers -- --browser`, bench/README.md). It costs about 30 ms of
    * main-thread work, once, at idle.
    *
-   * Rejects with a TypeError when the class is not registered as a custom element.
+   * None of the sample's events (`tool-timeline-error`, toggles…) reaches the page. Rejects
+   * with a TypeError when the class is not registered as a custom element, and with the
+   * error of a `sample` that failed (once the element is removed).
    */
   static prepare(sample?: Observable<AssembleInput>): Promise<void> {
     // biome-ignore lint/complexity/noThisInStatic: a subclass prepares itself, under its own tag.

@@ -4,7 +4,7 @@
  * file has a page of its own), which the first test relies on: its order matters.
  */
 import { expect } from '@open-wc/testing';
-import { Subject } from 'rxjs';
+import { Subject, throwError } from 'rxjs';
 import '../../elements/tool-timeline.js';
 import { ToolTimelineElement } from '../../elements/classes.js';
 import type { CallfoldEvent } from '../../src/events/types.js';
@@ -40,7 +40,14 @@ const delta = (args: string, name?: string): CallfoldEvent => ({
 describe('ToolTimelineElement.prepare()', () => {
   it("takes Lit's template preparation off the first render: none after it (negative control: on this cold page, prepare() itself prepared them)", async () => {
     const children = document.body.childElementCount;
+    // Nothing the sample does reaches the page's listeners: no error, no toggle.
+    const heard: string[] = [];
+    const names = ['tool-timeline-error', 'tool-group-toggle', 'tool-row-toggle', 'tool-open-path'];
+    const listen = (event: Event) => heard.push(event.type);
+    for (const name of names) document.addEventListener(name, listen);
     const prepared = await templatesCreated(() => ToolTimelineElement.prepare());
+    for (const name of names) document.removeEventListener(name, listen);
+    expect(heard).to.deep.equal([]);
     expect(prepared, 'templates prepare() prepared on a cold page').to.be.greaterThan(5);
     // Nothing is left in the document.
     expect(document.body.childElementCount).to.equal(children);
@@ -94,6 +101,25 @@ describe('ToolTimelineElement.prepare()', () => {
     expect(read, 'the sample was read').to.equal(true);
     expect(document.body.childElementCount).to.equal(children);
     expect(document.querySelector('sampled-timeline')).to.equal(null);
+  });
+
+  it("rejects with a failed sample's error, and the page hears nothing of it", async () => {
+    class Failing extends ToolTimelineElement {}
+    customElements.define('failing-timeline', Failing);
+    const heard: string[] = [];
+    const listen = (event: Event) => heard.push(event.type);
+    document.addEventListener('tool-timeline-error', listen);
+    let error: unknown;
+    try {
+      await Failing.prepare(throwError(() => new Error('the sample failed')));
+    } catch (e) {
+      error = e;
+    } finally {
+      document.removeEventListener('tool-timeline-error', listen);
+    }
+    expect(String(error)).to.match(/the sample failed/);
+    expect(heard).to.deep.equal([]);
+    expect(document.querySelector('failing-timeline')).to.equal(null);
   });
 
   it('rejects with a TypeError for a class not registered as a custom element', async () => {
