@@ -2,7 +2,7 @@ import { type Observable, Subject } from 'rxjs';
 import type { AssembleInput, CallfoldEvent } from '../../src/index.js';
 import type { ToolTimelineElement } from './tool-timeline-element.js';
 
-/** The sample session `prepareTimeline` shows: a `write` streaming, then run, and two reads. */
+/** The sample session `prepareTimeline` shows: a `write` streaming, then run, and a failed `read`. */
 function sample(): { streaming: CallfoldEvent[]; settled: CallfoldEvent[] } {
   const attemptId = 'callfold-prepare';
   const delta = (block: number, callId: string, args: string, name?: string): CallfoldEvent => ({
