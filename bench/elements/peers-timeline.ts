@@ -11,28 +11,15 @@
 import '../../elements/tool-timeline.js';
 import { ToolTimelineElement } from '../../elements/classes.js';
 import { fromAISDKUIStream } from '../../src/providers/ai-sdk-ui-stream.js';
+import { uiMessageChunks, uiMessageSSE, writeScenario } from '../peers/streams.js';
 import { probe } from './peers-probe.js';
 
+// The sample: the same wire the server streams, for a 1 KiB write.
 const prepared = new URLSearchParams(location.search).has('prepare')
-  ? ToolTimelineElement.prepare(fromAISDKUIStream(new Response(sampleStream())))
+  ? ToolTimelineElement.prepare(
+      fromAISDKUIStream(new Response(uiMessageSSE(uiMessageChunks(writeScenario(1))).join(''))),
+    )
   : Promise.resolve();
-
-/** A small UI message stream, as the page's sample for `prepare`: one `Write` streamed and run. */
-function sampleStream(): string {
-  const input = { file_path: '/sample.ts', content: 'export {};\n' };
-  const text = JSON.stringify(input);
-  const chunks = [
-    { type: 'start', messageId: 'sample' },
-    { type: 'start-step' },
-    { type: 'tool-input-start', toolCallId: 'sample-1', toolName: 'Write' },
-    { type: 'tool-input-delta', toolCallId: 'sample-1', inputTextDelta: text.slice(0, 20) },
-    { type: 'tool-input-delta', toolCallId: 'sample-1', inputTextDelta: text.slice(20) },
-    { type: 'tool-input-available', toolCallId: 'sample-1', toolName: 'Write', input },
-    { type: 'finish-step' },
-    { type: 'finish' },
-  ];
-  return `${chunks.map((chunk) => `data: ${JSON.stringify(chunk)}\n\n`).join('')}data: [DONE]\n\n`;
-}
 
 window.peersRun = async (url) => {
   await prepared;

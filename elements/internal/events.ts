@@ -49,6 +49,15 @@ declare global {
   }
 }
 
+/** The events the elements dispatch, all bubbling and composed (see `emit`). */
+export const elementEvents = [
+  'tool-open-path',
+  'tool-row-toggle',
+  'tool-approval',
+  'tool-group-toggle',
+  'tool-timeline-error',
+] as const satisfies readonly (keyof GlobalEventHandlersEventMap)[];
+
 /** Dispatches a typed event that bubbles out of shadow roots. */
 export function emit<K extends keyof GlobalEventHandlersEventMap>(
   target: EventTarget,

@@ -1,5 +1,7 @@
 import { type Observable, Subject } from 'rxjs';
 import type { AssembleInput, CallfoldEvent } from '../../src/index.js';
+import { chunkRevealDefaults } from './chunk-reveal-controller.js';
+import { elementEvents } from './events.js';
 import type { ToolTimelineElement } from './tool-timeline-element.js';
 
 /** The sample session `prepareTimeline` shows: a `write` streaming, then run, and a failed `read`. */
@@ -49,24 +51,6 @@ function nextFrame(): Promise<void> {
   });
 }
 
-/** Resolves when the browser is idle (`requestIdleCallback`, at most 1 s), or after a task. */
-function idle(): Promise<void> {
-  return new Promise((resolve) => {
-    if (typeof requestIdleCallback === 'function')
-      requestIdleCallback(() => resolve(), { timeout: 1000 });
-    else setTimeout(resolve, 0);
-  });
-}
-
-/** The events the elements emit, which bubble out of the sample's box unless stopped. */
-const ESCAPING = [
-  'tool-timeline-error',
-  'tool-group-toggle',
-  'tool-row-toggle',
-  'tool-open-path',
-  'tool-approval',
-] as const;
-
 /** How long `prepareTimeline` waits for the caller's sample to complete. */
 const SAMPLE_MS = 2000;
 
@@ -79,7 +63,8 @@ async function prepareTimeline(
   timeline: ToolTimelineElement,
   own?: Observable<AssembleInput>,
 ): Promise<void> {
-  await idle();
+  // When the browser is idle, as the timeline's own idle work comes (at most 1 s).
+  await new Promise<void>((resolve) => chunkRevealDefaults.whenIdle(() => resolve()));
   const { streaming, settled } = sample();
   const box = document.createElement('div');
   box.setAttribute('aria-hidden', 'true');
@@ -90,7 +75,7 @@ async function prepareTimeline(
   // The sample's events stay inside: the page's listeners hear none, and a failed sample
   // rejects `prepare()` once the element is gone.
   let failure: { error: unknown } | undefined;
-  for (const name of ESCAPING) {
+  for (const name of elementEvents) {
     box.addEventListener(name, (event) => {
       event.stopPropagation();
       if (name === 'tool-timeline-error') {

@@ -189,9 +189,10 @@ export class ToolTimelineElement extends LitElement {
    * adapter over a small recorded response (e.g. `fromAISDKUIStream(new Response(sseText))`),
    * so that the adapter's and the stream decoder's first run is taken off the path too. On a
    * cold page that is most of the difference: from the first byte of a response to its first
-   * tool's name on screen, 28–51 ms without `prepare`, 9–24 ms with it alone, 8–13 ms with a
-   * sample through the page's adapter, the name then in the first frame after its first byte
-   * (`npm run bench:peers -- --browser`, bench/README.md). It costs about 30 ms of
+   * tool's name on screen, 28–51 ms without `prepare`, 9–24 ms with it alone, 7–19 ms (most
+   * runs under 13 ms) with a sample through the page's adapter, the name then in the first
+   * frame after its first byte in 23 of 24 runs (`npm run bench:peers -- --browser`,
+   * bench/README.md). It costs about 30 ms of
    * main-thread work, once, at idle.
    *
    * None of the sample's events (`tool-timeline-error`, toggles…) reaches the page. Rejects

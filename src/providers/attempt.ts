@@ -277,8 +277,7 @@ export class Attempt {
 
   /** The argument fragments of tool call `key` received so far, joined. */
   argsText(key: string): string | undefined {
-    const state = this.#blocks.get(key);
-    return state?.kind === 'tool' ? state.parts.text() : undefined;
+    return this.argsSoFar(key)?.text();
   }
 
   /** The argument text of tool call `key` as it grows: its length and text, read when asked. */

@@ -14,7 +14,7 @@ import {
 } from '../../elements/classes.js';
 import type { ToolCategory } from '../../src/tools/categories.js';
 import { describe, it } from '../harness.js';
-import { part, Session } from './session.js';
+import { deepText, part, Session } from './session.js';
 
 const german: ToolLabels = {
   stage: {
@@ -106,19 +106,6 @@ function englishStrings(): string[] {
     englishLabels.failed(1),
     'in progress',
   ];
-}
-
-/** The text of a shadow tree: the element's shadow root and every nested one. */
-function deepText(root: Element): string {
-  const texts: string[] = [];
-  const visit = (node: Node) => {
-    if (node.nodeType === Node.TEXT_NODE) texts.push(node.textContent ?? '');
-    const element = node as Element;
-    if (element.shadowRoot) visit(element.shadowRoot);
-    for (const child of node.childNodes) visit(child);
-  };
-  visit(root);
-  return texts.join(' ').replace(/\s+/g, ' ');
 }
 
 /** Reasoning, a finished read, a failed bash with a long output, and a write still streaming. */

@@ -10,6 +10,7 @@ import { ToolTimelineElement } from '../../elements/classes.js';
 import type { CallfoldEvent } from '../../src/events/types.js';
 import { fromAISDKUIStream } from '../../src/providers/ai-sdk-ui-stream.js';
 import { describe, it } from '../harness.js';
+import { deepText } from './session.js';
 import { until } from './until.js';
 
 /** Counts the `<template>` elements created while `run` runs: Lit makes one per template it prepares. */
@@ -132,16 +133,3 @@ describe('ToolTimelineElement.prepare()', () => {
     expect(String(error)).to.match(/Unregistered is not registered as a custom element/);
   });
 });
-
-/** The text of an element's shadow tree and the shadow trees inside it. */
-function deepText(root: Element): string {
-  let text = '';
-  const walk = (node: Node): void => {
-    if (node.nodeType === Node.TEXT_NODE) text += node.textContent;
-    const shadow = (node as Element).shadowRoot;
-    if (shadow) for (const child of shadow.childNodes) walk(child);
-    for (const child of node.childNodes) walk(child);
-  };
-  walk(root);
-  return text;
-}

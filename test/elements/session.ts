@@ -156,6 +156,19 @@ export class Session {
   }
 }
 
+/** The text of a shadow tree: the element's shadow root and every nested one, whitespace collapsed. */
+export function deepText(root: Element): string {
+  const texts: string[] = [];
+  const visit = (node: Node) => {
+    if (node.nodeType === Node.TEXT_NODE) texts.push(node.textContent ?? '');
+    const element = node as Element;
+    if (element.shadowRoot) visit(element.shadowRoot);
+    for (const child of node.childNodes) visit(child);
+  };
+  visit(root);
+  return texts.join(' ').replace(/\s+/g, ' ');
+}
+
 /** A shadow root's text, whitespace collapsed. */
 export function textOf(element: Element): string {
   return (element.shadowRoot?.textContent ?? '').replace(/\s+/g, ' ').trim();
